@@ -1,0 +1,77 @@
+# landlock-run: a static, setuid-free launcher that runs a command under Landlock.
+# `make` builds ./landlock-run for this machine; `make ARCH=aarch64` cross-builds
+# build/aarch64/landlock-run. What differs per target lives in platform/*.env.
+
+VERSION   := $(shell cat VERSION)
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+HOST_ARCH := $(shell uname -m)
+ARCH      ?= $(HOST_ARCH)
+PLATFORM  := $(firstword $(shell grep -l '^ARCH=$(ARCH)$$' platform/*.env))
+ifeq ($(PLATFORM),)
+$(error no platform/*.env entry has ARCH=$(ARCH))
+endif
+include $(PLATFORM)
+
+SRCS   := landlock-run.c grants.c probe.c
+HDRS   := landlock.h landlock-run.h
+CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
+          -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+          -fno-stack-protector -DLR_VERSION='"$(VERSION)"'
+LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none
+BIN    := build/$(ARCH)/landlock-run
+
+.PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix bench format
+
+ifeq ($(ARCH),$(HOST_ARCH))
+all: landlock-run
+else
+all: $(BIN)
+endif
+
+$(BIN): $(SRCS) $(HDRS) VERSION $(PLATFORM)
+	@command -v $(CC) >/dev/null || scripts/setup.sh build-$(ARCH)
+	@mkdir -p $(@D)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $(SRCS)
+
+landlock-run: build/$(HOST_ARCH)/landlock-run
+	cp $< $@
+
+install: landlock-run landlock-run.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 landlock-run $(DESTDIR)$(BINDIR)/landlock-run
+	install -m 0644 landlock-run.1 $(DESTDIR)$(MANDIR)/man1/landlock-run.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/landlock-run $(DESTDIR)$(MANDIR)/man1/landlock-run.1
+
+clean:
+	rm -rf build landlock-run dist
+
+setup:
+	scripts/setup.sh
+
+demo:
+	scripts/demo.sh
+
+test:
+	scripts/test.sh
+
+fuzz:
+	scripts/fuzz.sh
+
+sanitize:
+	scripts/sanitize.sh
+
+npm:
+	scripts/npm-pack.sh
+
+kernel-matrix:
+	scripts/kernel-matrix.sh
+
+bench:
+	scripts/bench.sh
+
+format:
+	clang-format -i $(SRCS) $(HDRS) tests/*.c

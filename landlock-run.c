@@ -1,0 +1,309 @@
+/*
+ * landlock-run: run a command under the Landlock LSM.
+ *
+ * main() is the story of the process narrowing: parse the command line,
+ * ask the kernel which Landlock ABI it has, open every grant, build the
+ * ruleset, then either prove enforcement (--probe) or set no_new_privs,
+ * restrict itself and exec the command. Any failure before exec is exit
+ * 125 with one "landlock-run: " line; the command never runs unconfined.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+static const char usage_text[] =
+	"Usage: landlock-run [OPTION]... -- COMMAND [ARG]...\n"
+	"       landlock-run --probe [--json] [OPTION]...\n"
+	"       landlock-run --help | --version\n"
+	"\n"
+	"Run COMMAND under the Linux Landlock LSM. Writes are denied everywhere\n"
+	"but beneath --rw grants; once any --ro grant is given, reading and\n"
+	"executing are confined to --ro and --rw grants too.\n"
+	"\n"
+	"Filesystem:\n"
+	"  --ro PATH            read files, list directories and execute beneath PATH\n"
+	"  --rw PATH            every handled right beneath PATH: also write, truncate,\n"
+	"                       create, remove, rename, device ioctl\n"
+	"  --ro-try PATH        like --ro, but skip PATH when it does not exist\n"
+	"  --rw-try PATH        like --rw, but skip PATH when it does not exist\n"
+	"Network and IPC:\n"
+	"  --tcp-bind PORTS     allow TCP bind only to PORTS (comma list, or none)\n"
+	"  --tcp-connect PORTS  allow TCP connect only to PORTS (comma list, or none)\n"
+	"  --no-tcp             same as --tcp-bind none --tcp-connect none\n"
+	"  --scope KINDS        signal, abstract-unix: nothing outside the sandbox\n"
+	"                       can be signalled or reached by abstract UNIX socket\n"
+	"Audit log:\n"
+	"  --log-subprocesses   also log denials after exec: COMMAND and what it runs\n"
+	"  --no-log             log no denials before exec (e.g. of COMMAND itself)\n"
+	"  --no-log-nested      log no denials of sandboxes nested inside this one\n"
+	"Policy:\n"
+	"  --abi N              use at most Landlock ABI N\n"
+	"  --strict             fail unless every filesystem right is enforced\n"
+	"  --probe              prove that this host enforces the policy; run nothing\n"
+	"  --json               with --probe, print one JSON object\n"
+	"  -v, --verbose        print the effective policy to stderr before running\n"
+	"  -h, --help           print this help and exit\n"
+	"  -V, --version        print the version and exit\n"
+	"\n"
+	"Exit status: 125 if landlock-run failed (COMMAND did not run), 126 if COMMAND\n"
+	"could not be executed, 127 if it was not found, else the status of COMMAND.\n";
+
+enum option_id {
+	OPT_RO = 256,
+	OPT_RW,
+	OPT_RO_TRY,
+	OPT_RW_TRY,
+	OPT_TCP_BIND,
+	OPT_TCP_CONNECT,
+	OPT_NO_TCP,
+	OPT_SCOPE,
+	OPT_LOG_SUBPROCESSES,
+	OPT_NO_LOG,
+	OPT_NO_LOG_NESTED,
+	OPT_ABI,
+	OPT_STRICT,
+	OPT_PROBE,
+	OPT_JSON,
+};
+
+static const struct option options[] = {
+	{"ro", required_argument, NULL, OPT_RO},
+	{"rw", required_argument, NULL, OPT_RW},
+	{"ro-try", required_argument, NULL, OPT_RO_TRY},
+	{"rw-try", required_argument, NULL, OPT_RW_TRY},
+	{"tcp-bind", required_argument, NULL, OPT_TCP_BIND},
+	{"tcp-connect", required_argument, NULL, OPT_TCP_CONNECT},
+	{"no-tcp", no_argument, NULL, OPT_NO_TCP},
+	{"scope", required_argument, NULL, OPT_SCOPE},
+	{"log-subprocesses", no_argument, NULL, OPT_LOG_SUBPROCESSES},
+	{"no-log", no_argument, NULL, OPT_NO_LOG},
+	{"no-log-nested", no_argument, NULL, OPT_NO_LOG_NESTED},
+	{"abi", required_argument, NULL, OPT_ABI},
+	{"strict", no_argument, NULL, OPT_STRICT},
+	{"probe", no_argument, NULL, OPT_PROBE},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+void fail(int status, const char *fmt, ...)
+{
+	char line[8192];
+	size_t len = (size_t)snprintf(line, sizeof line, "landlock-run: ");
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line + len, sizeof line - len - 1, fmt, ap);
+	va_end(ap);
+	/* One line, whatever bytes a path holds: consumers match on it. */
+	for (len = 0; line[len]; len++)
+		if ((unsigned char)line[len] < 0x20 || line[len] == 0x7f)
+			line[len] = '?';
+	line[len++] = '\n';
+	/* Nothing is left to report a failed write to; the status still tells. */
+	if (write(STDERR_FILENO, line, len) < 0)
+		status = EXIT_LAUNCHER;
+	exit(status);
+}
+
+static void finish_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write to standard output: %s", strerror(errno));
+}
+
+/* The text of the option getopt_long just returned, as the user wrote it. */
+static const char *option_text(char **argv)
+{
+	if (optarg && optind >= 2 && optarg == argv[optind - 1])
+		return argv[optind - 2];
+	return argv[optind - 1];
+}
+
+/*
+ * getopt_long accepts any unambiguous prefix (--pro for --probe). A prefix
+ * that is unambiguous today can change meaning when an option is added, so
+ * a script's command line must spell options out.
+ */
+static void check_spelling(char **argv, const struct option *opt)
+{
+	const char *text = option_text(argv) + 2;
+	size_t len = strcspn(text, "=");
+
+	if (strlen(opt->name) != len)
+		die("option --%.*s is abbreviated: write --%s", (int)len, text, opt->name);
+}
+
+static void check_argument(char **argv)
+{
+	/* "--ro -- cmd" must not take "--" as a path. */
+	if (optarg[0] == '\0' || strcmp(optarg, "--") == 0)
+		die("option %.*s needs an argument, got '%s' (try 'landlock-run --help')",
+		    (int)strcspn(option_text(argv), "="), option_text(argv), optarg);
+}
+
+static void bad_option(int c, char **argv)
+{
+	const char *text = argv[optind - 1];
+
+	if (c == ':')
+		die("option %s needs an argument (try 'landlock-run --help')", text);
+	if (strncmp(text, "--", 2) == 0 && optopt != 0)
+		die("option %.*s takes no argument (try 'landlock-run --help')",
+		    (int)strcspn(text, "="), text);
+	if (strncmp(text, "--", 2) == 0)
+		die("unknown option %.*s (try 'landlock-run --help')", (int)strcspn(text, "="),
+		    text);
+	die("unknown option -%c (try 'landlock-run --help')", optopt);
+}
+
+static int parse_abi(const char *text)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || n < 1 || n > 999)
+		die("--abi: invalid ABI version '%s' (a number from 1)", text);
+	return (int)n;
+}
+
+static void apply_option(struct policy *p, int id, const char *arg)
+{
+	switch (id) {
+	case OPT_RO: add_grant(p, "--ro", arg, ACCESS_RO, 0); break;
+	case OPT_RW: add_grant(p, "--rw", arg, ACCESS_RW, 0); break;
+	case OPT_RO_TRY: add_grant(p, "--ro-try", arg, ACCESS_RO, 1); break;
+	case OPT_RW_TRY: add_grant(p, "--rw-try", arg, ACCESS_RW, 1); break;
+	case OPT_TCP_BIND: add_ports(&p->tcp_bind, "--tcp-bind", arg); break;
+	case OPT_TCP_CONNECT: add_ports(&p->tcp_connect, "--tcp-connect", arg); break;
+	case OPT_NO_TCP:
+		add_ports(&p->tcp_bind, "--no-tcp", "none");
+		add_ports(&p->tcp_connect, "--no-tcp", "none");
+		break;
+	case OPT_SCOPE: p->scopes |= parse_scopes(arg); break;
+	case OPT_LOG_SUBPROCESSES: p->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON; break;
+	case OPT_NO_LOG: p->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF; break;
+	case OPT_NO_LOG_NESTED: p->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF; break;
+	case OPT_ABI: p->abi_limit = parse_abi(arg); break;
+	case OPT_STRICT: p->strict = 1; break;
+	case OPT_PROBE: p->probe = 1; break;
+	case OPT_JSON: p->json = 1; break;
+	case 'v': p->verbose = 1; break;
+	case 'h': fputs(usage_text, stdout); finish_stdout(); exit(0);
+	case 'V': puts("landlock-run " LR_VERSION); finish_stdout(); exit(0);
+	}
+}
+
+/* Cross-option checks, each with its own message. */
+static void check_command(struct policy *p, int argc, char **argv)
+{
+	int dashdash = optind >= 2 && strcmp(argv[optind - 1], "--") == 0;
+
+	if (p->json && !p->probe)
+		die("--json needs --probe");
+	if (p->probe && (dashdash || optind < argc))
+		die("--probe runs no command: remove '%s' and what follows",
+		    dashdash ? "--" : argv[optind]);
+	if (p->probe)
+		return;
+	if (!dashdash && optind < argc)
+		die("missing -- before the command '%s' (usage: landlock-run [OPTION]... -- "
+		    "COMMAND [ARG]...)",
+		    argv[optind]);
+	if (optind == argc)
+		die("no command given after %s (usage: landlock-run [OPTION]... -- COMMAND "
+		    "[ARG]...)",
+		    dashdash ? "--" : "the options");
+	p->command = argv + optind;
+}
+
+void parse_args(struct policy *p, int argc, char **argv)
+{
+	int c, index;
+
+	memset(p, 0, sizeof *p);
+	/* At most one grant per argument: the only allocation, owned by main. */
+	p->grants = calloc((size_t)argc, sizeof *p->grants);
+	if (!p->grants)
+		die("cannot allocate the grant list: %s", strerror(errno));
+	opterr = 0;
+	/* '+': stop at the first non-option; ':': report a missing argument. */
+	while (index = -1, (c = getopt_long(argc, argv, "+:hvV", options, &index)) != -1) {
+		if (c == '?' || c == ':')
+			bad_option(c, argv);
+		if (index >= 0)
+			check_spelling(argv, &options[index]);
+		if (index >= 0 && options[index].has_arg)
+			check_argument(argv);
+		apply_option(p, c, optarg);
+	}
+	check_command(p, argc, argv);
+}
+
+static void enforce(const struct policy *p, int ruleset)
+{
+	/* The kernel requires it of unprivileged callers; set it for root too so
+	 * a setuid program cannot regain what the sandbox takes away. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		die("cannot set no_new_privs: %s", strerror(errno));
+	if (landlock_restrict_self(ruleset, p->log_flags))
+		die("cannot enforce the Landlock ruleset: %s", strerror(errno));
+}
+
+/*
+ * musl's execvp: a name with a slash is executed as is; otherwise PATH is
+ * searched (default /usr/local/bin:/bin:/usr/bin when unset), remembering an
+ * EACCES and going on. No /bin/sh fallback for scripts without a #! line.
+ */
+static void run(const struct policy *p)
+{
+	int err;
+
+	execvp(p->command[0], p->command);
+	err = errno;
+	if (err == ENOENT)
+		fail(EXIT_NOT_FOUND, "cannot run %s: command not found", p->command[0]);
+	if (err == EACCES && p->handled.handled_access_fs & LANDLOCK_ACCESS_FS_EXECUTE)
+		fail(EXIT_CANNOT_EXEC,
+		     "cannot execute %s: %s (the sandbox may deny executing it, its "
+		     "interpreter or a shared library: grant them with --ro)",
+		     p->command[0], strerror(err));
+	fail(EXIT_CANNOT_EXEC, "cannot execute %s: %s", p->command[0], strerror(err));
+}
+
+#ifndef LR_NO_MAIN
+int main(int argc, char **argv)
+{
+	struct policy p;
+	int ruleset;
+
+	parse_args(&p, argc, argv);
+	p.kernel_abi = detect_abi();
+	settle_abi(&p);
+	open_grants(&p);
+	ruleset = build_ruleset(&p);
+	if (p.verbose)
+		print_policy(&p);
+	if (p.probe) {
+		close_grants(&p, ruleset);
+		probe(&p);
+		finish_stdout();
+		return 0;
+	}
+	enforce(&p, ruleset);
+	close_grants(&p, ruleset);
+	run(&p);
+}
+#endif

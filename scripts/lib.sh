@@ -1,0 +1,32 @@
+# Shared shell helpers for scripts/*.sh. Source it; it defines functions only.
+
+# need_packages PKG...: install the Debian packages that are missing, saying which.
+# apt-get update runs at most once per process tree (LR_APT_UPDATED).
+need_packages() {
+	local missing=() pkg
+	for pkg in "$@"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$pkg")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "landlock-run setup: installing ${missing[*]}" >&2
+	if [ -z "${LR_APT_UPDATED:-}" ]; then
+		apt-get update -qq >&2 || return 1
+		export LR_APT_UPDATED=1
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >&2
+}
+
+# need_arm64_arch: make Debian's arm64 packages installable (for musl-dev:arm64 etc.).
+need_arm64_arch() {
+	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+	echo "landlock-run setup: adding dpkg architecture arm64" >&2
+	dpkg --add-architecture arm64
+	unset LR_APT_UPDATED
+}
+
+# platform_var FILE VAR: one value from a platform/*.env entry.
+platform_var() {
+	sed -n "s/^$2=//p" "$1"
+}
