@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { grantArgs, isLauncherFailure, SCOPES } from '../index.js';
+
+test('the example from the API: caller order within an option', () => {
+	assert.deepEqual(grantArgs({ ro: ['/'], rw: ['/tmp'] }), ['--ro', '/', '--rw', '/tmp']);
+	assert.deepEqual(grantArgs({ ro: ['/usr', '/etc', '/bin'] }), ['--ro', '/usr', '--ro', '/etc', '--ro', '/bin']);
+});
+
+test('no policy or an empty one gives no options', () => {
+	assert.deepEqual(grantArgs(), []);
+	assert.deepEqual(grantArgs(undefined), []);
+	assert.deepEqual(grantArgs({}), []);
+	assert.deepEqual(grantArgs({ ro: [], scopes: [], strict: false }), []);
+});
+
+test('options come in the fixed order whatever the key order of the policy', () => {
+	const policy = {
+		strict: true, abi: 4, scopes: ['signal', 'abstract-unix'], tcpConnect: [443, 80],
+		tcpBind: [8080], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
+	};
+	assert.deepEqual(grantArgs(policy), [
+		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry',
+		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
+		'--scope', 'signal', '--scope', 'abstract-unix', '--abi', '4', '--strict',
+	]);
+});
+
+test("ports: one option per port; 'none' and [] both mean none", () => {
+	assert.deepEqual(grantArgs({ tcpBind: [0, 65535] }), ['--tcp-bind', '0', '--tcp-bind', '65535']);
+	assert.deepEqual(grantArgs({ tcpBind: 'none' }), ['--tcp-bind', 'none']);
+	assert.deepEqual(grantArgs({ tcpBind: [] }), ['--tcp-bind', 'none']);
+	assert.deepEqual(grantArgs({ tcpConnect: 'none', tcpBind: [] }),
+		['--tcp-bind', 'none', '--tcp-connect', 'none']);
+});
+
+test('paths are passed through verbatim (relative, spaces, leading dash)', () => {
+	assert.deepEqual(grantArgs({ rw: ['a b', './-x', 'rel/dir'] }),
+		['--rw', 'a b', '--rw', './-x', '--rw', 'rel/dir']);
+});
+
+const bad = {
+	'null policy': null,
+	'array policy': [['/']],
+	'string policy': '/',
+	'unknown option (typo)': { readOnly: ['/'] },
+	'log option (not part of the API)': { noLog: true },
+	'ro as a string': { ro: '/' },
+	'empty path': { ro: [''] },
+	'non-string path': { rw: [42] },
+	'undefined path': { rwTry: [undefined] },
+	'path with NUL': { roTry: ['/tmp\0/x'] },
+	'path "--"': { rw: ['--'] },
+	'port above 65535': { tcpBind: [65536] },
+	'negative port': { tcpConnect: [-1] },
+	'fractional port': { tcpBind: [80.5] },
+	'port as a string': { tcpBind: ['80'] },
+	'ports as a string other than none': { tcpConnect: 'all' },
+	'NaN port': { tcpBind: [NaN] },
+	'unknown scope': { scopes: ['network'] },
+	'scopes as a string': { scopes: 'signal' },
+	'abi 0': { abi: 0 },
+	'abi as a string': { abi: '5' },
+	'fractional abi': { abi: 4.5 },
+	'strict as a string': { strict: 'yes' },
+};
+for (const [name, policy] of Object.entries(bad)) {
+	test(`TypeError: ${name}`, () => {
+		assert.throws(() => grantArgs(policy), (e) => e instanceof TypeError && /^landlock-run: /.test(e.message));
+	});
+}
+
+test('SCOPES lists the launcher scope names', () => {
+	assert.deepEqual([...SCOPES].sort(), ['abstract-unix', 'signal']);
+	assert.ok(Object.isFrozen(SCOPES));
+});
+
+test('isLauncherFailure: 125 with a landlock-run: line only', () => {
+	const line = 'landlock-run: Landlock is not supported by this kernel (ENOSYS)\n';
+	assert.equal(isLauncherFailure(125, line), true);
+	assert.equal(isLauncherFailure(125, Buffer.from(line)), true);
+	assert.equal(isLauncherFailure(125, `landlock-run policy: abi=7\n${line}`), true);
+	assert.equal(isLauncherFailure(125, 'make: *** [all] Error 125\n'), false);
+	assert.equal(isLauncherFailure(125, 'landlock-run policy: abi=7\n'), false);
+	assert.equal(isLauncherFailure(125, ' landlock-run: indented\n'), false);
+	assert.equal(isLauncherFailure(125, ''), false);
+	assert.equal(isLauncherFailure(125, undefined), false);
+	assert.equal(isLauncherFailure(1, line), false);
+	assert.equal(isLauncherFailure(126, line), false);
+	assert.equal(isLauncherFailure(127, line), false);
+	assert.equal(isLauncherFailure(null, line), false);
+	assert.equal(isLauncherFailure('125', line), false);
+});

@@ -1,0 +1,53 @@
+// Test helpers: throwaway node_modules trees holding a copy of this package, and fake
+// launchers (shell scripts) standing in for the binary.
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
+export const platformPkg = `@landlock-run/${process.platform}-${process.arch}`;
+
+const dirs = [];
+export function tempDir() {
+	const d = mkdtempSync(join(tmpdir(), 'landlock-run-test-'));
+	dirs.push(d);
+	return d;
+}
+export function cleanup() {
+	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/**
+ * A project dir with node_modules/landlock-run (a copy of this package) and, unless
+ * platform is false, node_modules/<platformPkg> with a launcher. Returns
+ * { root, mod (the imported copy), binary (its launcher path), bin (the npx wrapper) }.
+ */
+export async function fakeInstall({ platform = true, binaryMode = 0o755, manifest = true,
+	body = 'echo fake launcher' } = {}) {
+	const root = tempDir();
+	const entry = join(root, 'node_modules', 'landlock-run');
+	mkdirSync(entry, { recursive: true });
+	mkdirSync(join(entry, 'bin'));
+	for (const f of ['index.js', 'package.json', 'bin/landlock-run.js']) copyFileSync(join(pkgDir, f), join(entry, f));
+	let binary = null;
+	if (platform) {
+		const dir = join(root, 'node_modules', ...platformPkg.split('/'));
+		mkdirSync(join(dir, 'bin'), { recursive: true });
+		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: platformPkg, version: '0.0.0' }));
+		if (manifest) writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ binary: 'bin/landlock-run' }));
+		binary = join(dir, 'bin', 'landlock-run');
+		writeFileSync(binary, `#!/bin/sh\n${body}\n`);
+		chmodSync(binary, binaryMode);
+	}
+	const mod = await import(pathToFileURL(join(entry, 'index.js')).href);
+	return { root, mod, binary, bin: join(entry, 'bin', 'landlock-run.js') };
+}
+
+/** A fake launcher: an executable shell script with this body. */
+export function fakeLauncher(body) {
+	const file = join(tempDir(), 'landlock-run');
+	writeFileSync(file, `#!/bin/sh\n${body}\n`);
+	chmodSync(file, 0o755);
+	return file;
+}

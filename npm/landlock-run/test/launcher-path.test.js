@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { after, test } from 'node:test';
+import { cleanup, fakeInstall, platformPkg } from './helpers.js';
+
+after(cleanup);
+
+test('launcherPath: the installed platform package binary, absolute and executable', async () => {
+	const { mod, binary } = await fakeInstall();
+	const p = mod.launcherPath();
+	assert.equal(p, binary);
+	assert.ok(isAbsolute(p));
+	accessSync(p, constants.X_OK);
+});
+
+test('launcherPath: without a manifest, bin/landlock-run', async () => {
+	const { mod, binary } = await fakeInstall({ manifest: false });
+	assert.equal(mod.launcherPath(), binary);
+});
+
+test('launcherPath: platform package absent -> LANDLOCK_RUN_NOT_INSTALLED saying what to do', async () => {
+	const { mod } = await fakeInstall({ platform: false });
+	assert.throws(() => mod.launcherPath(), (e) => {
+		assert.equal(e.code, 'LANDLOCK_RUN_NOT_INSTALLED');
+		assert.match(e.message, /optional/);
+		assert.ok(e.message.includes(`npm install ${platformPkg}@`), e.message);
+		return true;
+	});
+});
+
+test('launcherPath: binary without its exec bit -> LANDLOCK_RUN_NOT_INSTALLED', async () => {
+	const { mod } = await fakeInstall({ binaryMode: 0o644 });
+	assert.throws(() => mod.launcherPath(), { code: 'LANDLOCK_RUN_NOT_INSTALLED', message: /EACCES/ });
+});
+
+test('launcherPath: an os/cpu without a package -> LANDLOCK_RUN_UNSUPPORTED_PLATFORM', async () => {
+	const { mod } = await fakeInstall();
+	for (const [key, value] of [['arch', 's390x'], ['platform', 'darwin']]) {
+		const saved = Object.getOwnPropertyDescriptor(process, key);
+		Object.defineProperty(process, key, { ...saved, value });
+		try {
+			assert.throws(() => mod.launcherPath(), (e) => {
+				assert.equal(e.code, 'LANDLOCK_RUN_UNSUPPORTED_PLATFORM');
+				assert.match(e.message, /linux-x64/);
+				assert.ok(e.message.includes(key === 'arch' ? `${process.platform}-s390x` : `darwin-`), e.message);
+				return true;
+			});
+		} finally {
+			Object.defineProperty(process, key, saved);
+		}
+	}
+	assert.doesNotThrow(() => mod.launcherPath());
+});
+
+test('command: launcher, grants, --, argv', async () => {
+	const { mod, binary } = await fakeInstall();
+	assert.deepEqual(mod.command({ ro: ['/'], rw: ['/tmp'] }, ['sh', '-c', 'echo hi']),
+		[binary, '--ro', '/', '--rw', '/tmp', '--', 'sh', '-c', 'echo hi']);
+	assert.deepEqual(mod.command(undefined, ['true']), [binary, '--', 'true']);
+	assert.deepEqual(mod.command({}, ['--', '-x']), [binary, '--', '--', '-x']);
+});
+
+test('command: a bad argv or policy is a TypeError, checked before the launcher is looked up', async () => {
+	const { mod } = await fakeInstall({ platform: false });
+	for (const argv of [[], 'ls', undefined, [1], [''], ['a\0b']]) {
+		assert.throws(() => mod.command({}, argv), TypeError, `argv ${JSON.stringify(argv)}`);
+	}
+	assert.throws(() => mod.command({ ro: '/' }, ['ls']), TypeError);
+	assert.throws(() => mod.command({}, ['ls']), { code: 'LANDLOCK_RUN_NOT_INSTALLED' });
+});

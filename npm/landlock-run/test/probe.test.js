@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { probe } from '../index.js';
+import { cleanup, fakeInstall, fakeLauncher, tempDir } from './helpers.js';
+
+after(cleanup);
+
+const FULL = '{"abi":7,"abi_used":7,"enforcement":"full","errata":7,"fs":"full",' +
+	'"fs_handled":["execute","write_file"],"fs_missing":[],"tcp":true,' +
+	'"scopes":["abstract-unix","signal"],"log_flags":true,' +
+	'"proven":["read_dir","read_file","write_file"],"self_test":"passed"}';
+const PARTIAL = '{"abi":2,"abi_used":2,"enforcement":"partial","errata":null,"fs":"partial",' +
+	'"fs_handled":["execute"],"fs_missing":["truncate","ioctl_dev"],"tcp":false,"scopes":[],' +
+	'"log_flags":false,"proven":["read_dir","read_file","write_file"],"self_test":"passed"}';
+
+test('probe: full enforcement', async () => {
+	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
+	assert.deepEqual(r, {
+		enforced: true, enforcement: 'full', abi: 7, abiUsed: 7, errata: 7, tcp: true,
+		scopes: ['abstract-unix', 'signal'], error: null,
+	});
+});
+
+test('probe: partial enforcement on an old ABI, errata unknown', async () => {
+	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
+	assert.deepEqual(r, {
+		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, tcp: false,
+		scopes: [], error: null,
+	});
+});
+
+test('probe: passes --probe --json and the policy options', async () => {
+	const log = join(tempDir(), 'args');
+	const launcher = fakeLauncher(`printf '%s\\n' "$@" >${log}; echo '${FULL}'`);
+	await probe({ launcher, policy: { ro: ['/'], tcpBind: [80], scopes: ['signal'], abi: 6, strict: true } });
+	assert.deepEqual(readFileSync(log, 'utf8').trimEnd().split('\n'),
+		['--probe', '--json', '--ro', '/', '--tcp-bind', '80', '--scope', 'signal', '--abi', '6', '--strict']);
+});
+
+const unusableShape = { enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, tcp: false, scopes: [] };
+
+test('probe: launcher failure (125) is unusable with its landlock-run: line', async () => {
+	const line = 'landlock-run: Landlock is not supported by this kernel (ENOSYS)';
+	const r = await probe({ launcher: fakeLauncher(`echo '${line}' >&2; exit 125`) });
+	assert.deepEqual(r, { ...unusableShape, error: line });
+});
+
+test('probe: a timeout is unusable, and the probe is killed', async () => {
+	const started = Date.now();
+	const r = await probe({ launcher: fakeLauncher('exec sleep 30'), timeoutMs: 300 });
+	assert.deepEqual(r, { ...unusableShape, error: 'probe timed out after 300 ms' });
+	assert.ok(Date.now() - started < 5000);
+});
+
+test('probe: a missing binary is unusable', async () => {
+	const r = await probe({ launcher: join(tempDir(), 'no-such-launcher') });
+	assert.equal(r.enforcement, 'unusable');
+	assert.match(r.error, /ENOENT/);
+});
+
+test('probe: a non-executable launcher is unusable', async () => {
+	const launcher = fakeLauncher(`echo '${FULL}'`);
+	chmodSync(launcher, 0o644);
+	const r = await probe({ launcher });
+	assert.equal(r.enforcement, 'unusable');
+	assert.match(r.error, /EACCES/);
+});
+
+test('probe: killed by a signal is unusable and names the signal', async () => {
+	for (const sig of ['SEGV', 'KILL']) {
+		const r = await probe({ launcher: fakeLauncher(`kill -${sig} $$`) });
+		assert.deepEqual(r, { ...unusableShape, error: `probe was killed by signal SIG${sig}` });
+	}
+});
+
+test('probe: output that is not the JSON report is unusable', async () => {
+	for (const body of ['echo "landlock: fully enforced"', 'true', `echo '{"abi":7}'`, `echo '{"abi":7,"abi_used":7,"enforcement":"maybe"}'`]) {
+		const r = await probe({ launcher: fakeLauncher(body) });
+		assert.equal(r.enforcement, 'unusable', body);
+		assert.match(r.error, /probe output/);
+	}
+});
+
+test('probe: another non-zero status without a landlock-run: line is unusable with the status', async () => {
+	const r = await probe({ launcher: fakeLauncher('exit 3') });
+	assert.deepEqual(r, { ...unusableShape, error: 'probe exited with status 3' });
+});
+
+test('probe: never throws on bad options', async () => {
+	for (const opts of [{ launcher: 42 }, { policy: { ro: '/' } }, { timeoutMs: -1 }, { timeoutMs: 'soon' }]) {
+		const launcher = fakeLauncher(`echo '${FULL}'`);
+		const r = await probe({ launcher, ...opts });
+		assert.equal(r.enforcement, 'unusable', JSON.stringify(opts));
+		assert.match(r.error, /^landlock-run: /);
+	}
+});
+
+test('probe: default launcher not installed -> unusable naming LANDLOCK_RUN_NOT_INSTALLED', async () => {
+	const { mod } = await fakeInstall({ platform: false });
+	const r = await mod.probe();
+	assert.equal(r.enforcement, 'unusable');
+	assert.equal(r.enforced, false);
+	assert.match(r.error, /^LANDLOCK_RUN_NOT_INSTALLED: /);
+});
+
+test('probe: default launcher is launcherPath()', async () => {
+	const { mod, binary } = await fakeInstall();
+	const { writeFileSync } = await import('node:fs');
+	writeFileSync(binary, `#!/bin/sh\necho '${FULL}'\n`);
+	const r = await mod.probe();
+	assert.equal(r.enforcement, 'full');
+});
