@@ -19,7 +19,9 @@ HDRS   := landlock.h landlock-run.h
 CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
           -fno-stack-protector -DLR_VERSION='"$(VERSION)"'
-LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none
+# noseparate-code: one R+X segment for code and constants instead of three
+# page-padded ones; 8 KiB less on x86_64 (budget 48 KiB), still W^X.
+LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code
 BIN    := build/$(ARCH)/landlock-run
 
 .PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix bench format
@@ -30,7 +32,7 @@ else
 all: $(BIN)
 endif
 
-$(BIN): $(SRCS) $(HDRS) VERSION $(PLATFORM)
+$(BIN): $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
 	@command -v $(CC) >/dev/null || scripts/setup.sh build-$(ARCH)
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $(SRCS)

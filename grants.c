@@ -77,13 +77,14 @@ static void raise_nofile(struct policy *p)
 	struct rlimit raised;
 	rlim_t need = (rlim_t)p->ngrants + 64;
 
-	if (getrlimit(RLIMIT_NOFILE, &p->nofile))
+	/* prlimit, not setrlimit: musl's setrlimit drags in a thread-sync path. */
+	if (prlimit(0, RLIMIT_NOFILE, NULL, &p->nofile))
 		die("cannot read the open-file limit: %s", strerror(errno));
 	if (need <= p->nofile.rlim_cur)
 		return;
 	raised = p->nofile;
 	raised.rlim_cur = need < raised.rlim_max ? need : raised.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &raised))
+	if (prlimit(0, RLIMIT_NOFILE, &raised, NULL))
 		die("cannot raise the open-file limit for %zu grants: %s", p->ngrants,
 		    strerror(errno));
 	p->nofile_raised = 1;
@@ -207,6 +208,6 @@ void close_grants(struct policy *p, int ruleset)
 			    strerror(errno));
 	if (close(ruleset))
 		die("cannot close the Landlock ruleset: %s", strerror(errno));
-	if (p->nofile_raised && setrlimit(RLIMIT_NOFILE, &p->nofile))
+	if (p->nofile_raised && prlimit(0, RLIMIT_NOFILE, &p->nofile, NULL))
 		die("cannot restore the open-file limit: %s", strerror(errno));
 }

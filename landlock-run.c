@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -96,29 +95,149 @@ static const struct option options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-void fail(int status, const char *fmt, ...)
+static void put(struct out *o, const char *s, size_t n)
 {
-	char line[8192];
-	size_t len = (size_t)snprintf(line, sizeof line, "landlock-run: ");
+	while (n > 0) {
+		size_t room = sizeof o->buf - o->len;
+
+		if (room == 0 && o->fd < 0)
+			return;
+		if (room == 0) {
+			out_flush(o);
+			continue;
+		}
+		room = room < n ? room : n;
+		memcpy(o->buf + o->len, s, room);
+		o->len += room;
+		s += room;
+		n -= room;
+	}
+}
+
+static void put_number(struct out *o, unsigned long long n, unsigned base, int negative)
+{
+	char digits[24];
+	size_t i = sizeof digits;
+
+	do
+		digits[--i] = "0123456789abcdef"[n % base];
+	while ((n /= base) > 0);
+	if (negative)
+		digits[--i] = '-';
+	put(o, digits + i, sizeof digits - i);
+}
+
+static void put_integer(struct out *o, char conv, char size, va_list *ap)
+{
+	unsigned long long n;
+	long long v;
+
+	if (conv == 'd') {
+		v = size == 'l' ? va_arg(*ap, long) : size == 'z' ? va_arg(*ap, ssize_t) : va_arg(*ap, int);
+		put_number(o, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, 10, v < 0);
+		return;
+	}
+	n = size == 'l' ? va_arg(*ap, unsigned long)
+	    : size == 'z' ? va_arg(*ap, size_t) : va_arg(*ap, unsigned);
+	put_number(o, n, conv == 'x' ? 16 : 10, 0);
+}
+
+static void voutf(struct out *o, const char *fmt, va_list *ap)
+{
+	while (*fmt) {
+		size_t len = strcspn(fmt, "%");
+		int precision = -1;
+		char size = 0;
+		const char *s;
+
+		put(o, fmt, len);
+		fmt += len;
+		if (!*fmt++)
+			return;
+		if (fmt[0] == '.' && fmt[1] == '*') {
+			precision = va_arg(*ap, int);
+			fmt += 2;
+		}
+		if (*fmt == 'l' || *fmt == 'z')
+			size = *fmt++;
+		switch (*fmt) {
+		case 's':
+			s = va_arg(*ap, const char *);
+			put(o, s, precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s));
+			break;
+		case 'c': {
+			char c = (char)va_arg(*ap, int);
+			put(o, &c, 1);
+			break;
+		}
+		case 'd':
+		case 'u':
+		case 'x':
+			put_integer(o, *fmt, size, ap);
+			break;
+		default:
+			put(o, fmt, 1);
+		}
+		fmt++;
+	}
+}
+
+void outf(struct out *o, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line + len, sizeof line - len - 1, fmt, ap);
+	voutf(o, fmt, &ap);
+	va_end(ap);
+}
+
+void out_flush(struct out *o)
+{
+	size_t done = 0;
+
+	while (done < o->len) {
+		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->failed = 1;
+			break;
+		}
+		done += (size_t)n;
+	}
+	o->len = 0;
+}
+
+void fail(int status, const char *fmt, ...)
+{
+	struct out line = {.fd = -1};
+	va_list ap;
+	size_t i;
+
+	outf(&line, "landlock-run: ");
+	va_start(ap, fmt);
+	voutf(&line, fmt, &ap);
 	va_end(ap);
 	/* One line, whatever bytes a path holds: consumers match on it. */
-	for (len = 0; line[len]; len++)
-		if ((unsigned char)line[len] < 0x20 || line[len] == 0x7f)
-			line[len] = '?';
-	line[len++] = '\n';
+	line.len = line.len < sizeof line.buf ? line.len : sizeof line.buf - 1;
+	for (i = 0; i < line.len; i++)
+		if ((unsigned char)line.buf[i] < 0x20 || line.buf[i] == 0x7f)
+			line.buf[i] = '?';
+	line.buf[line.len++] = '\n';
+	line.fd = STDERR_FILENO;
 	/* Nothing is left to report a failed write to; the status still tells. */
-	if (write(STDERR_FILENO, line, len) < 0)
-		status = EXIT_LAUNCHER;
+	out_flush(&line);
 	exit(status);
 }
 
-static void finish_stdout(void)
+static void print_stdout(const char *text)
 {
-	if (fflush(stdout) || ferror(stdout))
+	struct out o = {.fd = STDOUT_FILENO};
+
+	outf(&o, "%s", text);
+	out_flush(&o);
+	if (o.failed)
 		die("cannot write to standard output: %s", strerror(errno));
 }
 
@@ -201,8 +320,8 @@ static void apply_option(struct policy *p, int id, const char *arg)
 	case OPT_PROBE: p->probe = 1; break;
 	case OPT_JSON: p->json = 1; break;
 	case 'v': p->verbose = 1; break;
-	case 'h': fputs(usage_text, stdout); finish_stdout(); exit(0);
-	case 'V': puts("landlock-run " LR_VERSION); finish_stdout(); exit(0);
+	case 'h': print_stdout(usage_text); exit(0);
+	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
 	}
 }
 
@@ -287,6 +406,7 @@ static void run(const struct policy *p)
 int main(int argc, char **argv)
 {
 	struct policy p;
+	struct out out = {.fd = STDOUT_FILENO};
 	int ruleset;
 
 	parse_args(&p, argc, argv);
@@ -298,8 +418,10 @@ int main(int argc, char **argv)
 		print_policy(&p);
 	if (p.probe) {
 		close_grants(&p, ruleset);
-		probe(&p);
-		finish_stdout();
+		probe(&p, &out);
+		out_flush(&out);
+		if (out.failed)
+			die("cannot write to standard output: %s", strerror(errno));
 		return 0;
 	}
 	enforce(&p, ruleset);

@@ -67,6 +67,21 @@ struct policy {
 	int nofile_raised;
 };
 
+/*
+ * Buffered output with printf-style formats, checked by the compiler:
+ * %s %.*s %c %d %u %x with l or z. musl's printf would pull in floating
+ * point formatting and stdio, a fifth of the binary.
+ */
+struct out {
+	int fd; /* -1: a string builder that drops what does not fit */
+	int failed;
+	size_t len;
+	char buf[4096];
+};
+
+__attribute__((format(printf, 2, 3))) void outf(struct out *o, const char *fmt, ...);
+void out_flush(struct out *o);
+
 __attribute__((noreturn, format(printf, 2, 3))) void fail(int status, const char *fmt, ...);
 #define die(...) fail(EXIT_LAUNCHER, __VA_ARGS__)
 
@@ -88,6 +103,6 @@ int detect_abi(void);
 void settle_abi(struct policy *p);
 uint64_t parse_scopes(const char *list);
 void print_policy(const struct policy *p);
-void probe(const struct policy *p);
+void probe(const struct policy *p, struct out *stdout_buf);
 
 #endif

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -122,26 +121,22 @@ static int first_abi_with(uint64_t fs, uint64_t net, uint64_t scoped, uint32_t f
 }
 
 /* Features asked for by name are never dropped: refuse instead. */
-static void require(const struct policy *p, const char *what, int need)
+static void require(const struct policy *p, const char *what, const char *name, int need)
 {
 	if (p->abi >= need)
 		return;
 	if (p->abi < p->kernel_abi)
-		die("%s needs Landlock ABI %d, but --abi %d limits it to ABI %d", what, need,
-		    p->abi_limit, p->abi);
-	die("%s needs Landlock ABI %d, but this kernel has ABI %d", what, need, p->abi);
+		die("%s%s needs Landlock ABI %d, but --abi %d limits it to ABI %d", what, name,
+		    need, p->abi_limit, p->abi);
+	die("%s%s needs Landlock ABI %d, but this kernel has ABI %d", what, name, need, p->abi);
 }
 
 static void require_each(const struct policy *p, const struct name *names, uint64_t asked,
-                         const char *prefix, int need)
+                         const char *what, int need)
 {
-	char what[64];
-
 	for (; names->name; names++)
-		if (asked & names->bit) {
-			snprintf(what, sizeof what, "%s%s", prefix, names->name);
-			require(p, what, need);
-		}
+		if (asked & names->bit)
+			require(p, what, names->name, need);
 }
 
 void settle_abi(struct policy *p)
@@ -153,14 +148,15 @@ void settle_abi(struct policy *p)
 		p->abi = p->abi_limit;
 	level = &abi_levels[p->abi];
 	if (p->tcp_bind.option)
-		require(p, p->tcp_bind.option, first_abi_with(0, LANDLOCK_ACCESS_NET_BIND_TCP, 0, 0));
+		require(p, p->tcp_bind.option, "",
+		        first_abi_with(0, LANDLOCK_ACCESS_NET_BIND_TCP, 0, 0));
 	if (p->tcp_connect.option)
-		require(p, p->tcp_connect.option,
+		require(p, p->tcp_connect.option, "",
 		        first_abi_with(0, LANDLOCK_ACCESS_NET_CONNECT_TCP, 0, 0));
 	require_each(p, scope_names, p->scopes, "--scope ", first_abi_with(0, 0, SCOPE_ALL, 0));
 	require_each(p, log_names, p->log_flags, "", first_abi_with(0, 0, 0, LOG_ALL));
 	if (p->strict)
-		require(p, "--strict (every filesystem right enforced)", ABI_FULL);
+		require(p, "--strict", " (every filesystem right enforced)", ABI_FULL);
 
 	p->handled.handled_access_fs = p->reads_handled ? level->fs : level->fs & ~FS_READ_SIDE;
 	if (p->tcp_bind.option)
@@ -194,76 +190,80 @@ uint64_t parse_scopes(const char *list)
 }
 
 /* A comma list, or a JSON array of strings; names are plain words. */
-static void print_names(FILE *f, const struct name *names, uint64_t mask, int json)
+static void print_names(struct out *o, const struct name *names, uint64_t mask, int json)
 {
 	const char *sep = "";
 
-	fputs(json ? "[" : "", f);
+	outf(o, "%s", json ? "[" : "");
 	for (; names->name; names++) {
 		if (!(mask & names->bit))
 			continue;
-		fprintf(f, json ? "%s\"%s\"" : "%s%s", sep, names->name);
+		outf(o, json ? "%s\"%s\"" : "%s%s", sep, names->name);
 		sep = ",";
 	}
-	fputs(json ? "]" : "", f);
+	outf(o, "%s", json ? "]" : "");
 }
 
-static void print_ports(const struct ports *ports)
+static void print_ports(struct out *o, const struct ports *ports)
 {
 	const char *sep = "";
 	unsigned port;
 
 	if (!ports->option) {
-		fputs("any", stderr);
+		outf(o, "any");
 		return;
 	}
 	for (port = 0; port < 65536; port++)
 		if (port_listed(ports, port)) {
-			fprintf(stderr, "%s%u", sep, port);
+			outf(o, "%s%u", sep, port);
 			sep = ",";
 		}
-	fputs(sep[0] ? "" : "none", stderr);
+	outf(o, "%s", sep[0] ? "" : "none");
 }
 
-static void print_errata(FILE *f, long errata)
+static void print_errata(struct out *o, long errata)
 {
 	if (errata < 0)
-		fputs("unknown", f);
+		outf(o, "unknown");
 	else
-		fprintf(f, "0x%lx", errata);
+		outf(o, "0x%lx", (unsigned long)errata);
 }
 
+/* -v: lines that cannot be mistaken for a failure ("landlock-run: "). */
 void print_policy(const struct policy *p)
 {
 	const uint64_t fs = p->handled.handled_access_fs;
+	struct out o = {.fd = STDERR_FILENO};
 	size_t i;
 
-	fprintf(stderr, "landlock-run policy: abi=%d abi_used=%d errata=", p->kernel_abi, p->abi);
-	print_errata(stderr, query_errata());
-	fputs("\nlandlock-run policy: fs_handled=", stderr);
-	print_names(stderr, fs_names, fs, 0);
-	fputs("\nlandlock-run policy: fs_missing=", stderr);
-	print_names(stderr, fs_names, FS_ABI5 & ~abi_levels[p->abi].fs, 0);
-	fputs("\nlandlock-run policy: fs_unrestricted=", stderr);
-	print_names(stderr, fs_names, abi_levels[p->abi].fs & ~fs, 0);
-	fputs("\nlandlock-run policy: tcp_bind=", stderr);
-	print_ports(&p->tcp_bind);
-	fputs("\nlandlock-run policy: tcp_connect=", stderr);
-	print_ports(&p->tcp_connect);
-	fputs("\nlandlock-run policy: scopes=", stderr);
-	print_names(stderr, scope_names, p->scopes, 0);
-	fputs("\nlandlock-run policy: log=", stderr);
-	print_names(stderr, log_names, p->log_flags, 0);
-	fputs("\n", stderr);
+	outf(&o, "landlock-run policy: abi=%d abi_used=%d errata=", p->kernel_abi, p->abi);
+	print_errata(&o, query_errata());
+	outf(&o, "\nlandlock-run policy: fs_handled=");
+	print_names(&o, fs_names, fs, 0);
+	outf(&o, "\nlandlock-run policy: fs_missing=");
+	print_names(&o, fs_names, FS_ABI5 & ~abi_levels[p->abi].fs, 0);
+	outf(&o, "\nlandlock-run policy: fs_unrestricted=");
+	print_names(&o, fs_names, abi_levels[p->abi].fs & ~fs, 0);
+	outf(&o, "\nlandlock-run policy: tcp_bind=");
+	print_ports(&o, &p->tcp_bind);
+	outf(&o, "\nlandlock-run policy: tcp_connect=");
+	print_ports(&o, &p->tcp_connect);
+	outf(&o, "\nlandlock-run policy: scopes=");
+	print_names(&o, scope_names, p->scopes, 0);
+	outf(&o, "\nlandlock-run policy: log=");
+	print_names(&o, log_names, p->log_flags, 0);
+	outf(&o, "\n");
 	for (i = 0; i < p->ngrants; i++) {
 		const struct grant *g = &p->grants[i];
 
 		if (g->fd < 0)
 			continue;
-		fprintf(stderr, "landlock-run rule: %s -> ", g->path);
-		print_names(stderr, fs_names, grant_rights(p, g), 0);
-		fprintf(stderr, " (%lu:%lu)\n", (unsigned long)g->dev, (unsigned long)g->ino);
+		outf(&o, "landlock-run rule: %s -> ", g->path);
+		print_names(&o, fs_names, grant_rights(p, g), 0);
+		outf(&o, " (%lu:%lu)\n", (unsigned long)g->dev, (unsigned long)g->ino);
 	}
+	/* Diagnostics only: a closed stderr must not stop the command. */
+	out_flush(&o);
 }
 
 /* The self-test: what a sandbox that grants nothing must refuse. */
@@ -512,70 +512,72 @@ static void judge(const struct verdict *v)
 		    "inaccessible before the sandbox");
 }
 
-static void print_checks(uint32_t mask, int json)
+static void print_checks(struct out *o, uint32_t mask, int json)
 {
 	const char *sep = "";
 	int i;
 
-	fputs(json ? "[" : "", stdout);
+	outf(o, "%s", json ? "[" : "");
 	for (i = 0; i < NCHECKS; i++)
 		if (mask & 1U << i) {
-			printf(json ? "%s\"%s\"" : "%s%s", sep, checks[i].name);
+			outf(o, json ? "%s\"%s\"" : "%s%s", sep, checks[i].name);
 			sep = ",";
 		}
-	fputs(json ? "]" : "", stdout);
+	outf(o, "%s", json ? "]" : "");
 }
 
-static void report_text(const struct policy *p, const struct verdict *v, long errata)
+static void report_text(struct out *o, const struct policy *p, const struct verdict *v,
+                        long errata)
 {
 	const struct abi_level *l = &abi_levels[p->abi];
 	int full = p->abi >= ABI_FULL;
 
-	printf("landlock: %s\nabi=%d\nabi_used=%d\nerrata=",
-	       full ? "fully enforced" : "partially enforced (older ABI)", p->kernel_abi,
-	       p->abi);
-	print_errata(stdout, errata);
-	printf("\nfs=%s\nfs_handled=", full ? "full" : "partial");
-	print_names(stdout, fs_names, l->fs, 0);
-	fputs("\nfs_missing=", stdout);
-	print_names(stdout, fs_names, FS_ABI5 & ~l->fs, 0);
-	printf("\ntcp=%s\nscopes=", l->net ? "yes" : "no");
-	print_names(stdout, scope_names, l->scoped, 0);
-	printf("\nlog_flags=%s\nproven=", l->restrict_flags ? "yes" : "no");
-	print_checks(v->proven, 0);
-	fputs("\nself_test=passed\n", stdout);
+	outf(o, "landlock: %s\nabi=%d\nabi_used=%d\nerrata=",
+	     full ? "fully enforced" : "partially enforced (older ABI)", p->kernel_abi, p->abi);
+	print_errata(o, errata);
+	outf(o, "\nfs=%s\nfs_handled=", full ? "full" : "partial");
+	print_names(o, fs_names, l->fs, 0);
+	outf(o, "\nfs_missing=");
+	print_names(o, fs_names, FS_ABI5 & ~l->fs, 0);
+	outf(o, "\ntcp=%s\nscopes=", l->net ? "yes" : "no");
+	print_names(o, scope_names, l->scoped, 0);
+	outf(o, "\nlog_flags=%s\nproven=", l->restrict_flags ? "yes" : "no");
+	print_checks(o, v->proven, 0);
+	outf(o, "\nself_test=passed\n");
 }
 
-static void report_json(const struct policy *p, const struct verdict *v, long errata)
+static void report_json(struct out *o, const struct policy *p, const struct verdict *v,
+                        long errata)
 {
 	const struct abi_level *l = &abi_levels[p->abi];
 	const char *full = p->abi >= ABI_FULL ? "full" : "partial";
 
-	printf("{\"abi\":%d,\"abi_used\":%d,\"enforcement\":\"%s\",\"errata\":", p->kernel_abi,
-	       p->abi, full);
+	outf(o, "{\"abi\":%d,\"abi_used\":%d,\"enforcement\":\"%s\",\"errata\":", p->kernel_abi,
+	     p->abi, full);
 	if (errata < 0)
-		fputs("null", stdout);
+		outf(o, "null");
 	else
-		printf("%ld", errata);
-	printf(",\"fs\":\"%s\",\"fs_handled\":", full);
-	print_names(stdout, fs_names, l->fs, 1);
-	fputs(",\"fs_missing\":", stdout);
-	print_names(stdout, fs_names, FS_ABI5 & ~l->fs, 1);
-	printf(",\"tcp\":%s,\"scopes\":", l->net ? "true" : "false");
-	print_names(stdout, scope_names, l->scoped, 1);
-	printf(",\"log_flags\":%s,\"proven\":", l->restrict_flags ? "true" : "false");
-	print_checks(v->proven, 1);
-	fputs(",\"self_test\":\"passed\"}\n", stdout);
+		outf(o, "%ld", errata);
+	outf(o, ",\"fs\":\"%s\",\"fs_handled\":", full);
+	print_names(o, fs_names, l->fs, 1);
+	outf(o, ",\"fs_missing\":");
+	print_names(o, fs_names, FS_ABI5 & ~l->fs, 1);
+	outf(o, ",\"tcp\":%s,\"scopes\":", l->net ? "true" : "false");
+	print_names(o, scope_names, l->scoped, 1);
+	outf(o, ",\"log_flags\":%s,\"proven\":", l->restrict_flags ? "true" : "false");
+	print_checks(o, v->proven, 1);
+	outf(o, ",\"self_test\":\"passed\"}\n");
 }
 
-void probe(const struct policy *p)
+/* Prove in a child that the kernel denies, then report; the caller flushes. */
+void probe(const struct policy *p, struct out *o)
 {
 	struct verdict v;
 
 	run_self_test(p, &v);
 	judge(&v);
 	if (p->json)
-		report_json(p, &v, query_errata());
+		report_json(o, p, &v, query_errata());
 	else
-		report_text(p, &v, query_errata());
+		report_text(o, p, &v, query_errata());
 }
