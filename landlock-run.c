@@ -359,7 +359,11 @@ void parse_args(struct policy *p, int argc, char **argv)
 		die("cannot allocate the grant list: %s", strerror(errno));
 	opterr = 0;
 	/* '+': stop at the first non-option; ':': report a missing argument. */
-	while (index = -1, (c = getopt_long(argc, argv, "+:hvV", options, &index)) != -1) {
+	for (;;) {
+		index = -1;
+		c = getopt_long(argc, argv, "+:hvV", options, &index);
+		if (c == -1)
+			break;
 		if (c == '?' || c == ':')
 			bad_option(c, argv);
 		if (index >= 0)

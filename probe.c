@@ -125,7 +125,7 @@ static void require(const struct policy *p, const char *what, const char *name, 
 {
 	if (p->abi >= need)
 		return;
-	if (p->abi < p->kernel_abi)
+	if (p->abi_limit && p->abi == p->abi_limit)
 		die("%s%s needs Landlock ABI %d, but --abi %d limits it to ABI %d", what, name,
 		    need, p->abi_limit, p->abi);
 	die("%s%s needs Landlock ABI %d, but this kernel has ABI %d", what, name, need, p->abi);

@@ -20,7 +20,9 @@ group_all() {
 	group_test
 	group_build_aarch64
 	need_packages qemu-user-static qemu-system-x86 qemu-system-arm busybox-static cpio \
-		hyperfine gnuplot-nox bubblewrap nodejs npm
+		hyperfine gnuplot-nox bubblewrap
+	# Node.js may come from elsewhere than Debian (this image has its own).
+	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
 }
 
 [ $# -gt 0 ] || set -- all
