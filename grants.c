@@ -13,7 +13,7 @@
 #include "landlock-run.h"
 
 void add_grant(struct policy *p, const char *option, const char *path, uint64_t access,
-               int optional)
+	       int optional)
 {
 	struct grant *g = &p->grants[p->ngrants];
 

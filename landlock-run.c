@@ -133,12 +133,15 @@ static void put_integer(struct out *o, char conv, char size, va_list *ap)
 	long long v;
 
 	if (conv == 'd') {
-		v = size == 'l' ? va_arg(*ap, long) : size == 'z' ? va_arg(*ap, ssize_t) : va_arg(*ap, int);
+		v = size == 'l'	  ? va_arg(*ap, long)
+		    : size == 'z' ? va_arg(*ap, ssize_t)
+				  : va_arg(*ap, int);
 		put_number(o, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, 10, v < 0);
 		return;
 	}
-	n = size == 'l' ? va_arg(*ap, unsigned long)
-	    : size == 'z' ? va_arg(*ap, size_t) : va_arg(*ap, unsigned);
+	n = size == 'l'	  ? va_arg(*ap, unsigned long)
+	    : size == 'z' ? va_arg(*ap, size_t)
+			  : va_arg(*ap, unsigned);
 	put_number(o, n, conv == 'x' ? 16 : 10, 0);
 }
 
@@ -172,11 +175,8 @@ static void voutf(struct out *o, const char *fmt, va_list *ap)
 		}
 		case 'd':
 		case 'u':
-		case 'x':
-			put_integer(o, *fmt, size, ap);
-			break;
-		default:
-			put(o, fmt, 1);
+		case 'x': put_integer(o, *fmt, size, ap); break;
+		default: put(o, fmt, 1);
 		}
 		fmt++;
 	}

@@ -11,21 +11,20 @@
 
 /* The one exit-status table (coreutils env convention). */
 enum exit_status {
-	EXIT_LAUNCHER = 125,    /* the launcher failed; the command never ran */
+	EXIT_LAUNCHER = 125,	/* the launcher failed; the command never ran */
 	EXIT_CANNOT_EXEC = 126, /* found but could not be executed */
 	EXIT_NOT_FOUND = 127,
 };
 
 #define ABI_KNOWN 7 /* the newest Landlock ABI this launcher knows */
-#define ABI_FULL 5  /* the ABI that handles every filesystem right known here */
+#define ABI_FULL  5 /* the ABI that handles every filesystem right known here */
 
-#define FS_READ_SIDE                                                           \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |           \
-	 LANDLOCK_ACCESS_FS_READ_DIR)
+#define FS_READ_SIDE \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 /* Rights that may appear in a rule on a non-directory. */
-#define FS_FILE_RIGHTS                                                         \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |          \
-	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |          \
+#define FS_FILE_RIGHTS                                                \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
 	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 #define ACCESS_RO FS_READ_SIDE
 #define ACCESS_RW UINT64_MAX /* whatever the ruleset handles */
@@ -34,9 +33,9 @@ struct grant {
 	const char *option; /* "--ro", "--rw-try", ... as the user wrote it */
 	const char *path;
 	uint64_t access; /* ACCESS_RO or ACCESS_RW, or their union after merging */
-	int optional;    /* a -try grant: a missing path is skipped */
-	size_t index;    /* position on the command line */
-	int fd;          /* O_PATH descriptor, -1 when skipped or merged */
+	int optional;	 /* a -try grant: a missing path is skipped */
+	size_t index;	 /* position on the command line */
+	int fd;		 /* O_PATH descriptor, -1 when skipped or merged */
 	int is_dir;
 	dev_t dev;
 	ino_t ino;
@@ -61,7 +60,7 @@ struct policy {
 
 	/* What this kernel makes of it. */
 	int kernel_abi; /* what the kernel reports */
-	int abi;        /* in use: min(kernel_abi, --abi, ABI_KNOWN) */
+	int abi;	/* in use: min(kernel_abi, --abi, ABI_KNOWN) */
 	struct landlock_ruleset_attr handled;
 	struct rlimit nofile; /* the limit the command must inherit */
 	int nofile_raised;
@@ -90,7 +89,7 @@ void parse_args(struct policy *p, int argc, char **argv);
 
 /* grants.c */
 void add_grant(struct policy *p, const char *option, const char *path, uint64_t access,
-               int optional);
+	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list);
 int port_listed(const struct ports *ports, unsigned port);
 uint64_t grant_rights(const struct policy *p, const struct grant *g);

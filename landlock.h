@@ -23,11 +23,11 @@
 struct landlock_ruleset_attr {
 	uint64_t handled_access_fs;
 	uint64_t handled_access_net; /* ABI 4 */
-	uint64_t scoped;             /* ABI 6 */
+	uint64_t scoped;	     /* ABI 6 */
 };
 
 #define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#define LANDLOCK_CREATE_RULESET_ERRATA (1U << 1)
+#define LANDLOCK_CREATE_RULESET_ERRATA	(1U << 1)
 
 enum landlock_rule_type {
 	LANDLOCK_RULE_PATH_BENEATH = 1,
@@ -44,41 +44,41 @@ struct landlock_net_port_attr {
 	uint64_t port;
 };
 
-#define LANDLOCK_ACCESS_FS_EXECUTE (1ULL << 0)
-#define LANDLOCK_ACCESS_FS_WRITE_FILE (1ULL << 1)
-#define LANDLOCK_ACCESS_FS_READ_FILE (1ULL << 2)
-#define LANDLOCK_ACCESS_FS_READ_DIR (1ULL << 3)
-#define LANDLOCK_ACCESS_FS_REMOVE_DIR (1ULL << 4)
+#define LANDLOCK_ACCESS_FS_EXECUTE     (1ULL << 0)
+#define LANDLOCK_ACCESS_FS_WRITE_FILE  (1ULL << 1)
+#define LANDLOCK_ACCESS_FS_READ_FILE   (1ULL << 2)
+#define LANDLOCK_ACCESS_FS_READ_DIR    (1ULL << 3)
+#define LANDLOCK_ACCESS_FS_REMOVE_DIR  (1ULL << 4)
 #define LANDLOCK_ACCESS_FS_REMOVE_FILE (1ULL << 5)
-#define LANDLOCK_ACCESS_FS_MAKE_CHAR (1ULL << 6)
-#define LANDLOCK_ACCESS_FS_MAKE_DIR (1ULL << 7)
-#define LANDLOCK_ACCESS_FS_MAKE_REG (1ULL << 8)
-#define LANDLOCK_ACCESS_FS_MAKE_SOCK (1ULL << 9)
-#define LANDLOCK_ACCESS_FS_MAKE_FIFO (1ULL << 10)
-#define LANDLOCK_ACCESS_FS_MAKE_BLOCK (1ULL << 11)
-#define LANDLOCK_ACCESS_FS_MAKE_SYM (1ULL << 12)
-#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)     /* ABI 2 */
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)  /* ABI 3 */
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
+#define LANDLOCK_ACCESS_FS_MAKE_CHAR   (1ULL << 6)
+#define LANDLOCK_ACCESS_FS_MAKE_DIR    (1ULL << 7)
+#define LANDLOCK_ACCESS_FS_MAKE_REG    (1ULL << 8)
+#define LANDLOCK_ACCESS_FS_MAKE_SOCK   (1ULL << 9)
+#define LANDLOCK_ACCESS_FS_MAKE_FIFO   (1ULL << 10)
+#define LANDLOCK_ACCESS_FS_MAKE_BLOCK  (1ULL << 11)
+#define LANDLOCK_ACCESS_FS_MAKE_SYM    (1ULL << 12)
+#define LANDLOCK_ACCESS_FS_REFER       (1ULL << 13) /* ABI 2 */
+#define LANDLOCK_ACCESS_FS_TRUNCATE    (1ULL << 14) /* ABI 3 */
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV   (1ULL << 15) /* ABI 5 */
 
-#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)    /* ABI 4 */
+#define LANDLOCK_ACCESS_NET_BIND_TCP	(1ULL << 0) /* ABI 4 */
 #define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1) /* ABI 4 */
 
 #define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
-#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)               /* ABI 6 */
+#define LANDLOCK_SCOPE_SIGNAL		    (1ULL << 1) /* ABI 6 */
 
-#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0)  /* ABI 7 */
-#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON (1U << 1)    /* ABI 7 */
+#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF  (1U << 0) /* ABI 7 */
+#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON	  (1U << 1) /* ABI 7 */
 #define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2) /* ABI 7 */
 
-static inline int landlock_create_ruleset(const struct landlock_ruleset_attr *attr,
-                                          size_t size, uint32_t flags)
+static inline int landlock_create_ruleset(const struct landlock_ruleset_attr *attr, size_t size,
+					  uint32_t flags)
 {
 	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);
 }
 
-static inline int landlock_add_rule(int ruleset_fd, enum landlock_rule_type type,
-                                    const void *attr, uint32_t flags)
+static inline int landlock_add_rule(int ruleset_fd, enum landlock_rule_type type, const void *attr,
+				    uint32_t flags)
 {
 	return (int)syscall(__NR_landlock_add_rule, ruleset_fd, type, attr, flags);
 }

@@ -18,15 +18,14 @@
 
 #include "landlock-run.h"
 
-#define FS_ABI1 ((1ULL << 13) - 1) /* execute .. make_sym */
-#define FS_ABI2 (FS_ABI1 | LANDLOCK_ACCESS_FS_REFER)
-#define FS_ABI3 (FS_ABI2 | LANDLOCK_ACCESS_FS_TRUNCATE)
-#define FS_ABI5 (FS_ABI3 | LANDLOCK_ACCESS_FS_IOCTL_DEV)
-#define NET_ALL (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
+#define FS_ABI1	  ((1ULL << 13) - 1) /* execute .. make_sym */
+#define FS_ABI2	  (FS_ABI1 | LANDLOCK_ACCESS_FS_REFER)
+#define FS_ABI3	  (FS_ABI2 | LANDLOCK_ACCESS_FS_TRUNCATE)
+#define FS_ABI5	  (FS_ABI3 | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define NET_ALL	  (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
 #define SCOPE_ALL (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
-#define LOG_ALL                                                                \
-	(LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF |                            \
-	 LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON |                              \
+#define LOG_ALL                                                                              \
+	(LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF | LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON | \
 	 LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF)
 
 /* The downgrade from what this launcher knows to what a kernel supports. */
@@ -34,12 +33,12 @@ static const struct abi_level {
 	uint64_t fs, net, scoped;
 	uint32_t restrict_flags;
 } abi_levels[ABI_KNOWN + 1] = {
-	[1] = {FS_ABI1, 0, 0, 0},                  /* Linux 5.13 */
-	[2] = {FS_ABI2, 0, 0, 0},                  /* 5.19: refer (reparenting) */
-	[3] = {FS_ABI3, 0, 0, 0},                  /* 6.2: truncate */
-	[4] = {FS_ABI3, NET_ALL, 0, 0},            /* 6.7: TCP bind and connect */
-	[5] = {FS_ABI5, NET_ALL, 0, 0},            /* 6.10: device ioctl */
-	[6] = {FS_ABI5, NET_ALL, SCOPE_ALL, 0},    /* 6.12: signal, abstract socket */
+	[1] = {FS_ABI1, 0, 0, 0},		      /* Linux 5.13 */
+	[2] = {FS_ABI2, 0, 0, 0},		      /* 5.19: refer (reparenting) */
+	[3] = {FS_ABI3, 0, 0, 0},		      /* 6.2: truncate */
+	[4] = {FS_ABI3, NET_ALL, 0, 0},		      /* 6.7: TCP bind and connect */
+	[5] = {FS_ABI5, NET_ALL, 0, 0},		      /* 6.10: device ioctl */
+	[6] = {FS_ABI5, NET_ALL, SCOPE_ALL, 0},	      /* 6.12: signal, abstract socket */
 	[7] = {FS_ABI5, NET_ALL, SCOPE_ALL, LOG_ALL}, /* 6.15: audit log flags */
 };
 
@@ -132,7 +131,7 @@ static void require(const struct policy *p, const char *what, const char *name, 
 }
 
 static void require_each(const struct policy *p, const struct name *names, uint64_t asked,
-                         const char *what, int need)
+			 const char *what, int need)
 {
 	for (; names->name; names++)
 		if (asked & names->bit)
@@ -149,10 +148,10 @@ void settle_abi(struct policy *p)
 	level = &abi_levels[p->abi];
 	if (p->tcp_bind.option)
 		require(p, p->tcp_bind.option, "",
-		        first_abi_with(0, LANDLOCK_ACCESS_NET_BIND_TCP, 0, 0));
+			first_abi_with(0, LANDLOCK_ACCESS_NET_BIND_TCP, 0, 0));
 	if (p->tcp_connect.option)
 		require(p, p->tcp_connect.option, "",
-		        first_abi_with(0, LANDLOCK_ACCESS_NET_CONNECT_TCP, 0, 0));
+			first_abi_with(0, LANDLOCK_ACCESS_NET_CONNECT_TCP, 0, 0));
 	require_each(p, scope_names, p->scopes, "--scope ", first_abi_with(0, 0, SCOPE_ALL, 0));
 	require_each(p, log_names, p->log_flags, "", first_abi_with(0, 0, 0, LOG_ALL));
 	if (p->strict)
@@ -281,7 +280,7 @@ struct verdict {
 	int stage, stage_errno;
 	uint32_t proven;     /* checks the kernel refused as expected */
 	uint32_t unprovable; /* checks already refused before the sandbox existed */
-	int failed;          /* the check that was not refused, or -1 */
+	int failed;	     /* the check that was not refused, or -1 */
 	int failed_errno;    /* 0 when it succeeded */
 };
 
@@ -367,7 +366,7 @@ static int abstract_connect(const struct probe_env *env)
 static const struct check {
 	const char *name;
 	int (*attempt)(const struct probe_env *);
-	int expect;     /* the errno of a Landlock denial */
+	int expect;	/* the errno of a Landlock denial */
 	int controlled; /* must succeed before the sandbox, or it proves nothing */
 } checks[] = {
 	{"read_dir", read_dir, EACCES, 1},
@@ -412,8 +411,7 @@ static int listen_abstract(struct probe_env *env)
 	env->listener.sun_family = AF_UNIX;
 	env->listener_len = sizeof env->listener;
 	if (fd < 0 || bind(fd, (struct sockaddr *)&env->listener, sizeof(sa_family_t)) ||
-	    listen(fd, 1) ||
-	    getsockname(fd, (struct sockaddr *)&env->listener, &env->listener_len))
+	    listen(fd, 1) || getsockname(fd, (struct sockaddr *)&env->listener, &env->listener_len))
 		return -1;
 	return 0;
 }
@@ -526,8 +524,7 @@ static void print_checks(struct out *o, uint32_t mask, int json)
 	outf(o, "%s", json ? "]" : "");
 }
 
-static void report_text(struct out *o, const struct policy *p, const struct verdict *v,
-                        long errata)
+static void report_text(struct out *o, const struct policy *p, const struct verdict *v, long errata)
 {
 	const struct abi_level *l = &abi_levels[p->abi];
 	int full = p->abi >= ABI_FULL;
@@ -546,8 +543,7 @@ static void report_text(struct out *o, const struct policy *p, const struct verd
 	outf(o, "\nself_test=passed\n");
 }
 
-static void report_json(struct out *o, const struct policy *p, const struct verdict *v,
-                        long errata)
+static void report_json(struct out *o, const struct policy *p, const struct verdict *v, long errata)
 {
 	const struct abi_level *l = &abi_levels[p->abi];
 	const char *full = p->abi >= ABI_FULL ? "full" : "partial";

@@ -1,0 +1,11 @@
+#!/usr/bin/env bats
+# The launcher's sources follow the checked-in .clang-format, so style is never
+# a review topic.
+load helpers
+bats_require_minimum_version 1.5.0
+
+@test "launcher sources are clang-formatted (make format fixes them)" {
+	cd "$BATS_TEST_DIRNAME/.."
+	run clang-format --dry-run -Werror landlock-run.c grants.c probe.c landlock.h landlock-run.h
+	assert_success
+}
