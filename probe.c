@@ -478,15 +478,16 @@ static void run_self_test(const struct policy *p, struct verdict *v)
 	pid = fork();
 	if (pid < 0)
 		die("self-test: cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(pipefd[0]);
+	if (pid == 0)
 		self_test_child(p, pipefd[1]);
-	}
-	close(pipefd[1]);
+	/* Our copy of the write end would keep read() from ever seeing EOF. */
+	if (close(pipefd[1]))
+		die("self-test: cannot close a pipe: %s", strerror(errno));
 	do
 		n = read(pipefd[0], v, sizeof *v);
 	while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
+	if (close(pipefd[0]))
+		die("self-test: cannot close a pipe: %s", strerror(errno));
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("self-test: cannot wait for the child: %s", strerror(errno));
