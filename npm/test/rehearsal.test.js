@@ -1,0 +1,166 @@
+// The packed-install rehearsal, run by scripts/npm-rehearsal.sh: install the tarballs
+// from dist/npm the way a user would (npm install, offline, into throwaway projects) and
+// check that what got installed works on this kernel. Environment (set by the script):
+//   LR_DIST tarball dir, LR_WORK scratch dir, LR_VERSION, LR_BUILD_BINARY (the tested
+//   build for this machine), LR_KERNEL_ABI (asked of the kernel without the launcher),
+//   LR_NATIVE / LR_FOREIGN platform package names (linux-x64 / linux-arm64 on x86_64).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+
+const { LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_KERNEL_ABI, LR_NATIVE, LR_FOREIGN, LR_README } = process.env;
+for (const [k, v] of Object.entries({ LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_KERNEL_ABI, LR_NATIVE, LR_FOREIGN, LR_README })) {
+	if (!v) throw new Error(`${k} is not set: run scripts/npm-rehearsal.sh`);
+}
+const kernelAbi = Number(LR_KERNEL_ABI);
+const tarball = (name) => join(LR_DIST, name === 'landlock-run' ? `landlock-run-${LR_VERSION}.tgz` : `landlock-run-${name}-${LR_VERSION}.tgz`);
+
+/**
+ * A throwaway project that depends on the entry tarball; the platform packages resolve to
+ * their tarballs through `overrides`, so npm itself picks by os/cpu, as from a registry.
+ */
+function project(name) {
+	const dir = join(LR_WORK, name);
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(join(dir, 'package.json'), JSON.stringify({
+		name: `rehearsal-${name}`, private: true,
+		overrides: Object.fromEntries([LR_NATIVE, LR_FOREIGN].map((p) => [`@landlock-run/${p}`, `file:${tarball(p)}`])),
+	}, null, 2));
+	return dir;
+}
+const npm = (dir, args) => spawnSync('npm', args, { cwd: dir, encoding: 'utf8' });
+const importIn = (dir) => import(pathToFileURL(join(dir, 'node_modules', 'landlock-run', 'index.js')).href);
+
+const app = project('app');
+let lr;
+
+test('npm install --offline of the entry tarball installs it and this machine\'s platform package only', async () => {
+	const r = npm(app, ['install', '--offline', tarball('landlock-run')]);
+	assert.equal(r.status, 0, r.stdout + r.stderr);
+	assert.ok(existsSync(join(app, 'node_modules', '@landlock-run', LR_NATIVE, 'manifest.json')));
+	assert.ok(!existsSync(join(app, 'node_modules', '@landlock-run', LR_FOREIGN)), `${LR_FOREIGN} was installed`);
+	const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8'));
+	assert.equal(lock.packages[`node_modules/@landlock-run/${LR_FOREIGN}`]?.optional, true,
+		'the foreign package was resolved (and skipped for its cpu), not lost');
+	lr = await importIn(app);
+});
+
+test('launcherPath(): exists, executable, byte-identical to the tested build', () => {
+	const p = lr.launcherPath();
+	assert.equal(p, join(app, 'node_modules', '@landlock-run', LR_NATIVE, 'bin', 'landlock-run'));
+	accessSync(p, constants.X_OK);
+	assert.equal(statSync(p).mode & 0o777, 0o755);
+	assert.ok(readFileSync(p).equals(readFileSync(LR_BUILD_BINARY)), `${p} differs from ${LR_BUILD_BINARY}`);
+});
+
+test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= 5 ? 'full' : 'partial'}`, async () => {
+	const p = await lr.probe();
+	assert.equal(p.error, null);
+	assert.equal(p.enforced, true);
+	assert.equal(p.abi, kernelAbi);
+	assert.equal(p.abiUsed, Math.min(kernelAbi, 7));
+	assert.equal(p.enforcement, kernelAbi >= 5 ? 'full' : 'partial');
+	assert.equal(p.tcp, kernelAbi >= 4);
+	assert.deepEqual(p.scopes, kernelAbi >= 6 ? ['abstract-unix', 'signal'] : []);
+});
+
+test('probe({policy}): an older ABI is partial; strict on it is unusable with the launcher line', async () => {
+	const p = await lr.probe({ policy: { abi: 3 } });
+	assert.deepEqual([p.enforcement, p.abi, p.abiUsed, p.tcp], ['partial', kernelAbi, 3, false]);
+	const s = await lr.probe({ policy: { abi: 3, strict: true } });
+	assert.equal(s.enforcement, 'unusable');
+	assert.match(s.error, /^landlock-run: /);
+});
+
+test('command(): a denied write leaves no file, a granted write lands', () => {
+	const allowed = join(LR_WORK, 'allowed');
+	const denied = join(LR_WORK, 'denied');
+	mkdirSync(allowed);
+	mkdirSync(denied);
+	const write = (dir) => ['sh', '-c', `echo data > '${dir}/file'`];
+	// control: without the launcher both writes work
+	assert.equal(spawnSync(write(denied)[0], write(denied).slice(1)).status, 0);
+	assert.ok(existsSync(join(denied, 'file')));
+	rmSync(join(denied, 'file'));
+
+	const [file, ...args] = lr.command({ rw: [allowed] }, write(denied));
+	const d = spawnSync(file, args, { encoding: 'utf8' });
+	assert.notEqual(d.status, 0);
+	assert.match(d.stderr, /Permission denied/);
+	assert.equal(lr.isLauncherFailure(d.status, d.stderr), false);
+	assert.ok(!existsSync(join(denied, 'file')), 'the denied write landed');
+
+	const [file2, ...args2] = lr.command({ rw: [allowed] }, write(allowed));
+	const g = spawnSync(file2, args2, { encoding: 'utf8' });
+	assert.equal(g.status, 0, g.stderr);
+	assert.equal(readFileSync(join(allowed, 'file'), 'utf8'), 'data\n');
+});
+
+test('command(): a launcher failure is told apart from a command exiting 125', () => {
+	const [f1, ...a1] = lr.command({ ro: [join(LR_WORK, 'no-such-dir')] }, ['true']);
+	const fail = spawnSync(f1, a1, { encoding: 'utf8' });
+	assert.equal(fail.status, 125);
+	assert.equal(lr.isLauncherFailure(fail.status, fail.stderr), true, fail.stderr);
+	const [f2, ...a2] = lr.command({}, ['sh', '-c', 'exit 125']);
+	const own = spawnSync(f2, a2, { encoding: 'utf8' });
+	assert.equal(own.status, 125);
+	assert.equal(lr.isLauncherFailure(own.status, own.stderr), false);
+});
+
+test('npx landlock-run --probe / --version / a run work from the installed bin', () => {
+	const probe = spawnSync('npx', ['--offline', 'landlock-run', '--probe'], { cwd: app, encoding: 'utf8' });
+	assert.equal(probe.status, 0, probe.stderr);
+	assert.match(probe.stdout, new RegExp(`^landlock: ${kernelAbi >= 5 ? 'fully' : 'partially'} enforced`));
+	assert.match(probe.stdout, new RegExp(`^abi=${kernelAbi}$`, 'm'));
+	const version = spawnSync('npx', ['--offline', 'landlock-run', '--version'], { cwd: app, encoding: 'utf8' });
+	assert.equal(version.stdout, `landlock-run ${LR_VERSION}\n`);
+	const run = spawnSync('npx', ['--offline', 'landlock-run', '--ro', '/', '--', 'sh', '-c', 'exit 7'], { cwd: app, encoding: 'utf8' });
+	assert.equal(run.status, 7, run.stderr);
+});
+
+test('the README example runs as written', () => {
+	const md = readFileSync(LR_README, 'utf8');
+	const example = md.slice(md.indexOf('## Use from Node.js')).match(/```js\n([\s\S]*?)```/)[1];
+	writeFileSync(join(app, 'example.mjs'), example);
+	const denied = '/tmp/landlock-run-denied.txt';
+	rmSync(denied, { force: true });
+	const r = spawnSync(process.execPath, ['example.mjs'], { cwd: app, encoding: 'utf8' });
+	try {
+		assert.equal(r.status, 0, r.stderr);
+		assert.match(r.stdout, new RegExp(`^Landlock: ${kernelAbi >= 5 ? 'full' : 'partial'} \\(ABI ${kernelAbi}\\)\n`));
+		assert.match(r.stdout, /\nexit 2: sh: 1: cannot create \/tmp\/landlock-run-denied\.txt: Permission denied\n$/);
+		assert.equal(readFileSync(join(app, 'granted.txt'), 'utf8'), 'ok\n');
+		assert.ok(!existsSync(denied), 'the denied write landed');
+	} finally {
+		rmSync(denied, { force: true });
+	}
+});
+
+test('--omit=optional: launcherPath() throws LANDLOCK_RUN_NOT_INSTALLED, probe() is unusable', async () => {
+	const dir = project('omit');
+	const r = npm(dir, ['install', '--offline', '--omit=optional', tarball('landlock-run')]);
+	assert.equal(r.status, 0, r.stdout + r.stderr);
+	assert.ok(!existsSync(join(dir, 'node_modules', '@landlock-run')));
+	const mod = await importIn(dir);
+	assert.throws(() => mod.launcherPath(), (e) => e.code === 'LANDLOCK_RUN_NOT_INSTALLED' && /optional/.test(e.message));
+	const p = await mod.probe();
+	assert.equal(p.enforcement, 'unusable');
+	assert.equal(p.enforced, false);
+	assert.match(p.error, /LANDLOCK_RUN_NOT_INSTALLED/);
+	const npx = spawnSync('npx', ['--offline', 'landlock-run', '--probe'], { cwd: dir, encoding: 'utf8' });
+	assert.equal(npx.status, 125);
+	assert.match(npx.stderr, /^landlock-run: .*not installed/);
+});
+
+test(`installing the ${LR_FOREIGN} tarball directly is refused with EBADPLATFORM`, () => {
+	const dir = join(LR_WORK, 'foreign');
+	mkdirSync(dir);
+	writeFileSync(join(dir, 'package.json'), '{"name":"rehearsal-foreign","private":true}');
+	const r = npm(dir, ['install', '--offline', tarball(LR_FOREIGN)]);
+	assert.notEqual(r.status, 0);
+	assert.match(r.stdout + r.stderr, /EBADPLATFORM/);
+	assert.ok(!existsSync(join(dir, 'node_modules', '@landlock-run', LR_FOREIGN)));
+});

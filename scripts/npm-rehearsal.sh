@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# scripts/npm-rehearsal.sh [DIST]: the packed-install rehearsal. Installs the tarballs in
+# DIST (default dist/npm, written by `make npm`) into throwaway projects with
+# `npm install --offline` (an empty npm cache and an unreachable registry, so nothing can
+# come from elsewhere), then runs npm/test/rehearsal.test.js with node's test runner
+# against what got installed. Ends with "N passed, N failed".
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+. "$here/lib.sh"
+
+command -v node >/dev/null || need_packages nodejs
+command -v npm >/dev/null || need_packages npm
+command -v python3 >/dev/null || need_packages python3
+dist=${1:-$root/dist/npm}
+[ -d "$dist" ] || { echo "npm-rehearsal: no $dist (run make npm)" >&2; echo "0 passed, 1 failed"; exit 1; }
+dist=$(cd "$dist" && pwd)
+version=$(cat "$root/VERSION")
+
+native='' foreign=''
+for env in "$root"/platform/*.env; do
+	if [ "$(platform_var "$env" ARCH)" = "$(uname -m)" ]; then
+		native=$(basename "$env" .env)
+	else
+		foreign=${foreign:-$(basename "$env" .env)}
+	fi
+done
+missing=()
+for t in "landlock-run-$version.tgz" "landlock-run-$native-$version.tgz" "landlock-run-$foreign-$version.tgz"; do
+	[ -f "$dist/$t" ] || missing+=("$t")
+done
+if [ -z "$native" ] || [ ${#missing[@]} -gt 0 ]; then
+	echo "npm-rehearsal: ${native:-no platform/*.env for $(uname -m)}; missing in $dist: ${missing[*]} (run make npm)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# asked of the kernel without the launcher, so a broken launcher cannot move the target
+kernel_abi=$(python3 -c 'import ctypes
+r = ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1)
+print(r if r > 0 else 0)')
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log=$work/tap
+rc=0
+env LR_DIST="$dist" LR_WORK="$work" LR_VERSION="$version" LR_KERNEL_ABI="$kernel_abi" \
+	LR_BUILD_BINARY="$root/build/$(uname -m)/landlock-run" LR_NATIVE="$native" LR_FOREIGN="$foreign" \
+	LR_README="$root/npm/landlock-run/README.md" \
+	npm_config_cache="$work/npm-cache" npm_config_registry=http://127.0.0.1:9/ \
+	npm_config_offline=true npm_config_audit=false npm_config_fund=false \
+	npm_config_update_notifier=false npm_config_loglevel=error \
+	node --test --test-reporter=tap "$root/npm/test/rehearsal.test.js" >"$log" 2>&1 || rc=$?
+cat "$log"
+pass=$(sed -n 's/^# pass //p' "$log")
+fail=$(sed -n 's/^# fail //p' "$log")
+pass=${pass:-0} fail=${fail:-0}
+[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
+echo "$pass passed, $fail failed"
+[ "$rc" -eq 0 ] && [ "$fail" -eq 0 ]
