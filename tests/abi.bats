@@ -1,0 +1,294 @@
+#!/usr/bin/env bats
+# --abi N on the real kernel (issue 3): what each ABI level really enforces
+# (truncate from 3, refer from 2, ioctl_dev from 5), --strict on runs, and
+# the -v policy report.
+load helpers
+load tryop
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	setup_tryop
+}
+
+setup() {
+	need_landlock
+	cd "$BATS_TEST_TMPDIR"
+	mkdir a b out
+	echo hello >out/file
+	echo moved >a/file
+}
+
+# Every --abi the kernel can really give (1..min(kernel, 7)).
+abi_levels() {
+	local n
+	for ((n = 1; n <= (KABI < 7 ? KABI : 7); n++)); do echo "$n"; done
+}
+
+# --- truncate (ABI 3) ---------------------------------------------------------
+
+@test "truncate(2) outside every grant: allowed at ABI 1-2, denied (EACCES) from ABI 3" {
+	require_abi 3
+	for n in $(abi_levels); do
+		echo hello >out/file
+		run "$LR" --abi "$n" --rw a -- "$TRYOP" truncate out/file
+		if ((n <= 2)); then
+			assert_success
+			assert_output ok
+			assert_equal "$(stat -c %s out/file)" 0
+		else
+			assert_failure 1
+			assert_output EACCES
+			assert_equal "$(stat -c %s out/file)" 6
+		fi
+	done
+}
+
+@test "truncate(2) beneath a --rw grant works at every ABI" {
+	for n in $(abi_levels); do
+		echo hello >a/file
+		run "$LR" --abi "$n" --rw a -- "$TRYOP" truncate a/file
+		assert_success
+		assert_output ok
+		assert_equal "$(stat -c %s a/file)" 0
+	done
+}
+
+@test "truncate(2) is not handled at ABI 2 even under --ro / (reads confined too)" {
+	run "$LR" --abi 2 --ro / --rw a -- "$TRYOP" truncate "$PWD/out/file"
+	assert_success
+	assert_equal "$(stat -c %s out/file)" 0
+	echo hello >out/file
+	run "$LR" --abi 3 --ro / --rw a -- "$TRYOP" truncate "$PWD/out/file"
+	assert_output EACCES
+	assert_equal "$(stat -c %s out/file)" 6
+}
+
+# --- refer (ABI 2) ------------------------------------------------------------
+
+@test "rename between two --rw directories: EXDEV at ABI 1, works from ABI 2" {
+	require_abi 2
+	for n in $(abi_levels); do
+		run "$LR" --abi "$n" --rw a --rw b -- "$TRYOP" rename a/file b/file
+		if ((n == 1)); then
+			assert_failure 1
+			assert_output EXDEV
+			assert_file_exists a/file
+			assert_file_not_exists b/file
+		else
+			assert_success
+			assert_output ok
+			assert_file_exists b/file
+			assert_file_not_exists a/file
+			mv b/file a/file
+		fi
+	done
+}
+
+@test "rename inside one --rw directory works at ABI 1 (EXDEV came from reparenting)" {
+	run "$LR" --abi 1 --rw a -- "$TRYOP" rename a/file a/renamed
+	assert_success
+	assert_file_exists a/renamed
+}
+
+# --- ioctl_dev (ABI 5) --------------------------------------------------------
+
+@test "TCGETS on /dev/ptmx opened under --ro /: works at ABI 1-4, EACCES from ABI 5" {
+	require_abi 5
+	[ -c /dev/ptmx ] || skip "no /dev/ptmx"
+	run "$TRYOP" ioctl-tcgets /dev/ptmx
+	assert_output ok # the control: unsandboxed, the ioctl works
+	for n in $(abi_levels); do
+		run "$LR" --abi "$n" --ro / -- "$TRYOP" ioctl-tcgets /dev/ptmx
+		if ((n <= 4)); then
+			assert_success
+			assert_output ok
+		else
+			assert_failure 1
+			assert_output EACCES
+		fi
+	done
+}
+
+@test "TCGETS on /dev/ptmx with --rw /dev/ptmx: allowed at ABI 5+ (ioctl_dev granted)" {
+	require_abi 5
+	[ -c /dev/ptmx ] || skip "no /dev/ptmx"
+	run "$LR" --ro / --rw /dev/ptmx -- "$TRYOP" ioctl-tcgets /dev/ptmx
+	assert_success
+	assert_output ok
+}
+
+@test "FIONREAD on /dev/null: the driver's ENOTTY at ABI 4, Landlock's EACCES at ABI 5" {
+	require_abi 5
+	run "$LR" --abi 4 --ro / -- "$TRYOP" ioctl-fionread /dev/null
+	assert_output ENOTTY
+	run "$LR" --abi 5 --ro / -- "$TRYOP" ioctl-fionread /dev/null
+	assert_output EACCES
+}
+
+# --- --strict on runs -----------------------------------------------------------
+
+@test "--strict refuses a run at ABI 1-4: 125, one line, the command never ran" {
+	for n in 1 2 3 4; do
+		run --separate-stderr "$LR" --strict --abi "$n" --rw . -- touch marker
+		assert_failure 125
+		assert_output ""
+		assert_one_launcher_line
+		[[ $stderr == *--strict*"ABI 5"* ]] || fail "--abi $n: not naming --strict and ABI 5: $stderr"
+		assert_file_not_exists marker
+	done
+}
+
+@test "--strict runs the command at ABI 5, 6, 7 and without --abi" {
+	require_abi 7
+	for n in 5 6 7 ""; do
+		run --separate-stderr "$LR" --strict ${n:+--abi "$n"} --rw . -- touch "marker$n"
+		assert_success
+		assert_equal "$stderr" ""
+		assert_file_exists "marker$n"
+	done
+}
+
+@test "without --strict a run at ABI 1-4 is best effort and silent" {
+	for n in 1 2 3 4; do
+		run --separate-stderr "$LR" --abi "$n" --rw . -- touch "marker$n"
+		assert_success
+		assert_equal "$stderr" ""
+		assert_file_exists "marker$n"
+	done
+	# and still confined: writes outside the grant are denied at ABI 1
+	run "$LR" --abi 1 --rw a -- touch out/new
+	assert_failure
+	assert_file_not_exists out/new
+}
+
+@test "--abi 99 runs at the kernel's ABI (capped at 7): truncate still denied" {
+	require_abi 3
+	run "$LR" --abi 99 --rw a -- "$TRYOP" truncate out/file
+	assert_output EACCES
+	assert_equal "$(stat -c %s out/file)" 6
+}
+
+@test "--abi rejects 0, negatives, words and empty: 125 naming --abi" {
+	for v in 0 -1 abc '' 3x 0x5 ' 5'; do
+		run --separate-stderr "$LR" --abi "$v" -- touch marker
+		assert_failure 125
+		assert_one_launcher_line
+		[[ $stderr == *--abi* ]] || fail "--abi '$v': not naming --abi: $stderr"
+		assert_file_not_exists marker
+	done
+}
+
+# --- -v / --verbose -----------------------------------------------------------
+
+# rule_line PATH RIGHTS: the -v line for a grant on PATH.
+rule_line() {
+	echo "landlock-run rule: $1 -> $2 ($(stat -L -c '%d:%i' "$1"))"
+}
+
+# assert_only_policy_lines: stderr holds only -v lines, no failure line.
+assert_only_policy_lines() {
+	local line
+	while IFS= read -r line; do
+		[[ $line == "landlock-run policy: "* || $line == "landlock-run rule: "* ]] ||
+			fail "not a -v line: '$line' in: $stderr"
+	done <<<"$stderr"
+}
+
+@test "-v: the policy and each rule on stderr, then the command runs" {
+	require_abi 7
+	run --separate-stderr "$LR" -v --ro / --rw a -- sh -c 'echo ran; exit 3'
+	assert_failure 3
+	assert_output ran
+	assert_only_policy_lines
+	local -a err
+	mapfile -t err <<<"$stderr"
+	assert_equal "${#err[@]}" 10
+	assert_equal "${err[0]}" "landlock-run policy: abi=7 abi_used=7 errata=$KERRATA"
+	assert_equal "${err[1]}" "landlock-run policy: fs_handled=$FS_ALL"
+	assert_equal "${err[2]}" "landlock-run policy: fs_missing="
+	assert_equal "${err[3]}" "landlock-run policy: fs_unrestricted="
+	assert_equal "${err[4]}" "landlock-run policy: tcp_bind=any"
+	assert_equal "${err[5]}" "landlock-run policy: tcp_connect=any"
+	assert_equal "${err[6]}" "landlock-run policy: scopes="
+	assert_equal "${err[7]}" "landlock-run policy: log="
+	# one rule per grant, with the dev:inode the kernel sees
+	run grep -Fxc "$(rule_line / execute,read_file,read_dir)" <<<"$stderr"
+	assert_output 1
+	run grep -Fxc "$(rule_line a "$FS_ALL")" <<<"$stderr"
+	assert_output 1
+}
+
+@test "--verbose is -v" {
+	run --separate-stderr "$LR" --verbose --rw a -- true
+	assert_success
+	assert_only_policy_lines
+	assert_equal "$(grep -c '^landlock-run rule: ' <<<"$stderr")" 1
+	[[ $stderr == "landlock-run policy: abi="* ]] || fail "$stderr"
+}
+
+@test "-v at each --abi without --ro: handled, missing and unrestricted rights" {
+	local n
+	for n in $(abi_levels); do
+		run --separate-stderr "$LR" -v --abi "$n" --rw a -- true
+		assert_success
+		assert_only_policy_lines
+		local handled
+		handled=$(fs_handled_at "$n" | sed 's/^execute,//; s/,read_file,read_dir,/,/')
+		grep -Fxq "landlock-run policy: abi=$KABI abi_used=$n errata=$KERRATA" <<<"$stderr" ||
+			fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: fs_handled=$handled" <<<"$stderr" || fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: fs_missing=$(fs_missing_at "$n")" <<<"$stderr" ||
+			fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: fs_unrestricted=execute,read_file,read_dir" <<<"$stderr" ||
+			fail "abi $n: $stderr"
+		grep -Fxq "$(rule_line a "$handled")" <<<"$stderr" || fail "abi $n: $stderr"
+	done
+}
+
+@test "-v: the same directory twice and a symlink to it make ONE rule with the union" {
+	ln -s a link
+	run --separate-stderr "$LR" -v --ro / --ro a --ro "$PWD/a/" --rw link -- true
+	assert_success
+	assert_only_policy_lines
+	local ino
+	ino=$(stat -c '%d:%i' a)
+	assert_equal "$(grep -c "($ino)\$" <<<"$stderr")" 1
+	grep -Eq "^landlock-run rule: [^ ]+ -> $FS_ALL \\($ino\\)\$" <<<"$stderr" ||
+		fail "no merged read-write rule for a: $stderr"
+	assert_equal "$(grep -c '^landlock-run rule: ' <<<"$stderr")" 2
+	# the union is what the command gets: writing beneath a works
+	run "$LR" --ro / --ro a --rw link -- touch a/new
+	assert_success
+	assert_file_exists a/new
+}
+
+@test "-v: read-only duplicates stay read-only" {
+	ln -s a link
+	run --separate-stderr "$LR" -v --ro / --ro a --ro link -- true
+	assert_success
+	assert_equal "$(grep -c "($(stat -c '%d:%i' a))\$" <<<"$stderr")" 1
+	grep -Eq "^landlock-run rule: [^ ]+ -> execute,read_file,read_dir \\($(stat -c '%d:%i' a)\\)\$" <<<"$stderr" ||
+		fail "$stderr"
+	run "$LR" --ro / --ro a --ro link -- touch a/new
+	assert_failure
+	assert_file_not_exists a/new
+}
+
+@test "-v: a file grant lists only file rights" {
+	run --separate-stderr "$LR" -v --ro / --rw out/file --ro a/file -- true
+	assert_success
+	assert_only_policy_lines
+	grep -Fxq "$(rule_line out/file execute,write_file,read_file,truncate,ioctl_dev)" <<<"$stderr" ||
+		fail "$stderr"
+	grep -Fxq "$(rule_line a/file execute,read_file)" <<<"$stderr" || fail "$stderr"
+	run --separate-stderr "$LR" -v --abi 2 --rw out/file -- true
+	grep -Fxq "$(rule_line out/file write_file)" <<<"$stderr" || fail "$stderr"
+}
+
+@test "-v: a skipped --ro-try path has no rule line" {
+	run --separate-stderr "$LR" -v --ro / --ro-try "$PWD/missing" -- true
+	assert_success
+	assert_only_policy_lines
+	assert_equal "$(grep -c '^landlock-run rule: ' <<<"$stderr")" 1
+	if grep -qF "$PWD/missing" <<<"$stderr"; then fail "the missing path was reported: $stderr"; fi
+}
