@@ -14,6 +14,9 @@
  *   tryop ioctl-tcgets PATH      open PATH read-only, ioctl TCGETS
  *   tryop bind PORT              TCP bind to 127.0.0.1:PORT
  *   tryop connect PORT           TCP connect to 127.0.0.1:PORT
+ *   tryop bind6 PORT             TCP bind to [::1]:PORT
+ *   tryop mptcp-bind PORT        MPTCP bind to 127.0.0.1:PORT
+ *   tryop mptcp-connect PORT     MPTCP connect (falls back to TCP with a TCP peer)
  *   tryop udp-bind PORT          UDP bind to 127.0.0.1:PORT
  *   tryop udp-send PORT          UDP sendto 127.0.0.1:PORT
  *   tryop freeport               print a TCP port that was free a moment ago
@@ -39,6 +42,10 @@
 #include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
 
 static int outcome(int ret)
 {
@@ -80,10 +87,10 @@ static struct sockaddr_in loopback(unsigned port)
 	return a;
 }
 
-static int inet_op(int type, const char *op, unsigned port)
+static int inet_op(int type, int protocol, const char *op, unsigned port)
 {
 	struct sockaddr_in a = loopback(port);
-	int fd = socket(AF_INET, type, 0);
+	int fd = socket(AF_INET, type, protocol);
 
 	if (fd < 0)
 		setup_failed("socket");
@@ -92,6 +99,17 @@ static int inet_op(int type, const char *op, unsigned port)
 	if (strcmp(op, "connect") == 0)
 		return outcome(connect(fd, (struct sockaddr *)&a, sizeof a));
 	return outcome((int)sendto(fd, "x", 1, 0, (struct sockaddr *)&a, sizeof a));
+}
+
+static int bind6(unsigned port)
+{
+	struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
+	int fd = socket(AF_INET6, SOCK_STREAM, 0);
+
+	a.sin6_addr = in6addr_loopback;
+	if (fd < 0)
+		setup_failed("socket");
+	return outcome(bind(fd, (struct sockaddr *)&a, sizeof a));
 }
 
 static int ioctl_op(const char *path, unsigned long request)
@@ -210,11 +228,17 @@ int main(int argc, char **argv)
 	if (strcmp(op, "ioctl-tcgets") == 0 && argc == 3)
 		return ioctl_op(argv[2], TCGETS);
 	if ((strcmp(op, "bind") == 0 || strcmp(op, "connect") == 0) && argc == 3)
-		return inet_op(SOCK_STREAM, op, port_arg(argv[2]));
+		return inet_op(SOCK_STREAM, 0, op, port_arg(argv[2]));
+	if (strcmp(op, "bind6") == 0 && argc == 3)
+		return bind6(port_arg(argv[2]));
+	if (strcmp(op, "mptcp-bind") == 0 && argc == 3)
+		return inet_op(SOCK_STREAM, IPPROTO_MPTCP, "bind", port_arg(argv[2]));
+	if (strcmp(op, "mptcp-connect") == 0 && argc == 3)
+		return inet_op(SOCK_STREAM, IPPROTO_MPTCP, "connect", port_arg(argv[2]));
 	if (strcmp(op, "udp-bind") == 0 && argc == 3)
-		return inet_op(SOCK_DGRAM, "bind", port_arg(argv[2]));
+		return inet_op(SOCK_DGRAM, 0, "bind", port_arg(argv[2]));
 	if (strcmp(op, "udp-send") == 0 && argc == 3)
-		return inet_op(SOCK_DGRAM, "send", port_arg(argv[2]));
+		return inet_op(SOCK_DGRAM, 0, "send", port_arg(argv[2]));
 	if (strcmp(op, "freeport") == 0 && argc == 2)
 		return freeport();
 	if (strcmp(op, "listen") == 0 && argc == 3)
