@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test-npm.sh (part of make test): the npm package family end to end.
 #   1. make npm (scripts/npm-pack.sh): build both binaries, pack, run the pack gate;
-#   2. node --test: the entry API's unit tests (fake launchers) and the gate's own tests
-#      (broken tarballs it must refuse);
+#   2. node --test: the entry API's unit tests (fake launchers), the gate's own tests
+#      (broken tarballs it must refuse) and bump-version.sh's;
 #   3. scripts/npm-rehearsal.sh: install the packed tarballs offline and use them for real.
 # Ends with one line "N passed, N failed" summing all three; exits 1 on any failure.
 set -uo pipefail
@@ -37,7 +37,7 @@ add() {
 
 scripts/npm-pack.sh 2>&1 | tee "$log"
 add "pack gate" "${PIPESTATUS[0]}"
-node --test --test-reporter=tap npm/landlock-run/test/*.test.js npm/test/gate.test.js 2>&1 | tee "$log"
+node --test --test-reporter=tap npm/landlock-run/test/*.test.js npm/test/gate.test.js npm/test/bump-version.test.js 2>&1 | tee "$log"
 add "unit and gate tests" "${PIPESTATUS[0]}"
 scripts/npm-rehearsal.sh 2>&1 | tee "$log"
 add "rehearsal" "${PIPESTATUS[0]}"

@@ -2,7 +2,7 @@
 // The launcher itself is a static binary shipped in @landlock-run/<os>-<cpu>
 // (an optional dependency); this module finds it and builds its argv.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -28,8 +28,8 @@ export function launcherPath() {
 		const supported = Object.keys(optionalDependencies ?? {}).join(', ');
 		throw codedError('LANDLOCK_RUN_UNSUPPORTED_PLATFORM',
 			`landlock-run has no launcher for ${process.platform}-${process.arch} ` +
-			`(packages exist for: ${supported}); Landlock is a Linux feature, ` +
-			'so run without confinement or on a supported machine');
+			`(packages exist for: ${supported}); Landlock is Linux-only, so check ` +
+			'probe() before relying on confinement, or run on one of those platforms');
 	}
 	let dir;
 	try {
@@ -40,13 +40,7 @@ export function launcherPath() {
 			`dependency, so it was probably omitted (--omit=optional, --no-optional) or ` +
 			`skipped: reinstall with optional dependencies, e.g. \`npm install ${pkg}@${version}\``);
 	}
-	let binary = 'bin/landlock-run';
-	try {
-		binary = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).binary ?? binary;
-	} catch {
-		// no manifest: the conventional location
-	}
-	const file = join(dir, binary);
+	const file = join(dir, 'bin', 'landlock-run');
 	try {
 		accessSync(file, constants.X_OK);
 	} catch (e) {

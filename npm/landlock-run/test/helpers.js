@@ -23,7 +23,7 @@ export function cleanup() {
  * platform is false, node_modules/<platformPkg> with a launcher. Returns
  * { root, mod (the imported copy), binary (its launcher path), bin (the npx wrapper) }.
  */
-export async function fakeInstall({ platform = true, binaryMode = 0o755, manifest = true,
+export async function fakeInstall({ platform = true, binaryMode = 0o755,
 	body = 'echo fake launcher' } = {}) {
 	const root = tempDir();
 	const entry = join(root, 'node_modules', 'landlock-run');
@@ -35,7 +35,6 @@ export async function fakeInstall({ platform = true, binaryMode = 0o755, manifes
 		const dir = join(root, 'node_modules', ...platformPkg.split('/'));
 		mkdirSync(join(dir, 'bin'), { recursive: true });
 		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: platformPkg, version: '0.0.0' }));
-		if (manifest) writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ binary: 'bin/landlock-run' }));
 		binary = join(dir, 'bin', 'landlock-run');
 		writeFileSync(binary, `#!/bin/sh\n${body}\n`);
 		chmodSync(binary, binaryMode);

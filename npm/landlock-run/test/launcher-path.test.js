@@ -14,11 +14,6 @@ test('launcherPath: the installed platform package binary, absolute and executab
 	accessSync(p, constants.X_OK);
 });
 
-test('launcherPath: without a manifest, bin/landlock-run', async () => {
-	const { mod, binary } = await fakeInstall({ manifest: false });
-	assert.equal(mod.launcherPath(), binary);
-});
-
 test('launcherPath: platform package absent -> LANDLOCK_RUN_NOT_INSTALLED saying what to do', async () => {
 	const { mod } = await fakeInstall({ platform: false });
 	assert.throws(() => mod.launcherPath(), (e) => {
