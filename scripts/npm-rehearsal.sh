@@ -17,14 +17,17 @@ dist=${1:-$root/dist/npm}
 dist=$(cd "$dist" && pwd)
 version=$(cat "$root/VERSION")
 
-native='' foreign=''
+native='' foreign='' foreign_run=''
 for env in "$root"/platform/*.env; do
 	if [ "$(platform_var "$env" ARCH)" = "$(uname -m)" ]; then
 		native=$(basename "$env" .env)
-	else
-		foreign=${foreign:-$(basename "$env" .env)}
+	elif [ -z "$foreign" ]; then
+		foreign=$(basename "$env" .env)
+		foreign_run=$(platform_var "$env" QEMU_USER)
 	fi
 done
+# qemu-user has no Landlock: the foreign binary under it is a kernel without Landlock
+[ -z "$foreign_run" ] || command -v "$foreign_run" >/dev/null || need_packages qemu-user-static
 missing=()
 for t in "landlock-run-$version.tgz" "landlock-run-$native-$version.tgz" "landlock-run-$foreign-$version.tgz"; do
 	[ -f "$dist/$t" ] || missing+=("$t")
@@ -46,6 +49,7 @@ log=$work/tap
 rc=0
 env LR_DIST="$dist" LR_WORK="$work" LR_VERSION="$version" LR_KERNEL_ABI="$kernel_abi" \
 	LR_BUILD_BINARY="$root/build/$(uname -m)/landlock-run" LR_NATIVE="$native" LR_FOREIGN="$foreign" \
+	LR_FOREIGN_RUN="$foreign_run" \
 	LR_README="$root/npm/landlock-run/README.md" \
 	npm_config_cache="$work/npm-cache" npm_config_registry=http://127.0.0.1:9/ \
 	npm_config_offline=true npm_config_audit=false npm_config_fund=false \

@@ -3,7 +3,8 @@
 // check that what got installed works on this kernel. Environment (set by the script):
 //   LR_DIST tarball dir, LR_WORK scratch dir, LR_VERSION, LR_BUILD_BINARY (the tested
 //   build for this machine), LR_KERNEL_ABI (asked of the kernel without the launcher),
-//   LR_NATIVE / LR_FOREIGN platform package names (linux-x64 / linux-arm64 on x86_64).
+//   LR_NATIVE / LR_FOREIGN platform package names (linux-x64 / linux-arm64 on x86_64),
+//   LR_FOREIGN_RUN: a command that runs the foreign binary under qemu-user (no Landlock).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -137,6 +138,20 @@ test('the README example runs as written', () => {
 	} finally {
 		rmSync(denied, { force: true });
 	}
+});
+
+test('probe() on a kernel without Landlock (the foreign binary under qemu-user) is unusable', async (t) => {
+	const { LR_FOREIGN_RUN } = process.env;
+	if (!LR_FOREIGN_RUN) return t.skip(`no qemu-user for ${LR_FOREIGN} in platform/${LR_FOREIGN}.env`);
+	const dir = join(LR_WORK, 'foreign-bin');
+	mkdirSync(dir);
+	spawnSync('tar', ['-xzf', tarball(LR_FOREIGN), '-C', dir]);
+	const wrapper = join(dir, 'launcher');
+	writeFileSync(wrapper, `#!/bin/sh\nexec ${LR_FOREIGN_RUN} ${join(dir, 'package', 'bin', 'landlock-run')} "$@"\n`, { mode: 0o755 });
+	const p = await lr.probe({ launcher: wrapper });
+	assert.equal(p.enforcement, 'unusable');
+	assert.equal(p.enforced, false);
+	assert.match(p.error, /^landlock-run: .*(Function not implemented|ENOSYS)/);
 });
 
 test('--omit=optional: launcherPath() throws LANDLOCK_RUN_NOT_INSTALLED, probe() is unusable', async () => {
