@@ -19,8 +19,9 @@ command -v node >/dev/null || need_packages nodejs
 # a foreign-architecture binary's --version runs under qemu-user (no Landlock needed)
 for env in "$root"/platform/*.env; do
 	qemu=$(platform_var "$env" QEMU_USER)
-	[ "$(platform_var "$env" ARCH)" != "$(uname -m)" ] && [ -n "$qemu" ] || continue
-	command -v "$qemu" >/dev/null || need_packages qemu-user-static
+	if [ "$(platform_var "$env" ARCH)" != "$(uname -m)" ] && [ -n "$qemu" ]; then
+		command -v "$qemu" >/dev/null || need_packages qemu-user-static
+	fi
 done
 
 if [ $# -eq 0 ]; then

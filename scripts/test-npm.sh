@@ -9,7 +9,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 . "$here/lib.sh"
-cd "$root"
+cd "$root" || exit 1
 command -v node >/dev/null || need_packages nodejs
 command -v npm >/dev/null || need_packages npm
 
