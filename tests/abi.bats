@@ -12,7 +12,7 @@ setup_file() {
 
 setup() {
 	need_landlock
-	cd "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR" || return
 	mkdir a b out
 	echo hello >out/file
 	echo moved >a/file

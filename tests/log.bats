@@ -31,7 +31,7 @@ teardown_file() {
 setup() {
 	need_landlock
 	require_abi 7
-	cd "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR" || return
 	mkdir work out
 	echo hello >out/secret
 	SECRET=$PWD/out/secret

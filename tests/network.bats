@@ -22,7 +22,7 @@ teardown_file() {
 setup() {
 	need_landlock
 	require_abi 4
-	cd "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR" || return
 	# Two ports nobody listens on, for bind; checked free without the sandbox.
 	F=$("$TRYOP" freeport)
 	G=$("$TRYOP" freeport)

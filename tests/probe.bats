@@ -11,7 +11,7 @@ setup_file() {
 
 setup() {
 	need_landlock
-	cd "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR" || return
 }
 
 # used_abi N: the ABI the launcher must use for --abi N on this kernel.

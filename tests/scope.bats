@@ -24,7 +24,7 @@ teardown_file() {
 setup() {
 	need_landlock
 	require_abi 6
-	cd "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR" || return
 	# The signal target: a process outside the sandbox.
 	sleep 60 3>&- &
 	TARGET=$!
