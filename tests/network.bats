@@ -110,6 +110,12 @@ denied() {
 	denied --no-tcp -- "$TRYOP" bind "$F"
 }
 
+@test "--no-tcp --tcp-connect P: connect only to P, bind nowhere" {
+	allowed --no-tcp --tcp-connect "$P" -- "$TRYOP" connect "$P"
+	denied --no-tcp --tcp-connect "$P" -- "$TRYOP" connect "$Q"
+	denied --no-tcp --tcp-connect "$P" -- "$TRYOP" bind "$F"
+}
+
 @test "a kind never mentioned stays unrestricted" {
 	allowed --tcp-bind "$F" -- "$TRYOP" connect "$P"
 	allowed --tcp-bind "$F" -- "$TRYOP" connect "$Q"
