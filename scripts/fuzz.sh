@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# make fuzz: fuzz landlock-run's command line with libFuzzer for FUZZ_SECONDS
+# (default 60) under ASan and UBSan (tests/fuzz/fuzz_args.c says what counts
+# as a finding). Before that, two deliberately broken launchers must be caught
+# by the harness, so a clean run means something. A finding leaves its input
+# in .cache/fuzz/ (replay: build/fuzz/fuzz_args FILE). Ends with one line
+# "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+seconds=${FUZZ_SECONDS:-60}
+build=build/fuzz
+cache=.cache/fuzz
+flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	-std=c11 -Wall -Wextra -Werror)
+passed=0 failed=0
+
+need_packages clang libclang-rt-dev
+
+check() { # NAME COMMAND...: run one check, count it
+	local name=$1
+	shift
+	if "$@"; then
+		echo "ok - fuzz: $name"
+		passed=$((passed + 1))
+	else
+		echo "not ok - fuzz: $name"
+		failed=$((failed + 1))
+	fi
+}
+
+# build OUT DIR [CFLAG...]: the harness over the launcher sources in DIR.
+# main() becomes lr_main and the process-level calls go to the harness
+# (tests/fuzz/hooks.h); main ends in run(), which never returns, but the
+# compiler cannot know it.
+build() {
+	local out=$1 src=$2 f
+	shift 2
+	mkdir -p "$out"
+	for f in landlock-run grants probe; do
+		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
+			-include tests/fuzz/hooks.h -c "$src/$f.c" -o "$out/$f.o" || return 1
+	done
+	clang "${flags[@]}" -c tests/fuzz/fuzz_args.c -o "$out/fuzz_args.o" &&
+		clang "${flags[@]}" -o "$out/fuzz_args" "$out"/{landlock-run,grants,probe,fuzz_args}.o
+}
+
+# The seed corpus: one input per line of tests/fuzz/seeds.txt.
+seed() {
+	local dir=$1 abi args i=0
+	mkdir -p "$dir"
+	while read -r abi args; do
+		case $abi in '' | '#'*) continue ;; esac
+		i=$((i + 1))
+		{
+			printf "\\x$(printf %02x $((abi - 1)))"
+			printf '%s' "${args// /$'\n'}" | tr '\n' '\0'
+		} >"$dir/seed-$i"
+	done <tests/fuzz/seeds.txt
+}
+
+fuzz() { # BINARY SECONDS CORPUS [libFuzzer options]
+	local bin=$1 secs=$2 corpus=$3
+	shift 3
+	"$bin" -max_total_time="$secs" -close_fd_mask=3 -dict=tests/fuzz/args.dict \
+		-max_len=1024 -timeout=10 -artifact_prefix="$cache/" "$@" "$corpus"
+}
+
+# mutant NAME FILE SED-EXPR: the launcher with one check removed must be caught.
+mutant() {
+	local name=$1 file=$2 expr=$3 dir="$build/mutant-$1"
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	cp landlock-run.c grants.c probe.c landlock.h landlock-run.h "$dir/src/"
+	sed -i "$expr" "$dir/src/$file"
+	if cmp -s "$file" "$dir/src/$file"; then
+		echo "mutant $name: '$expr' changed nothing in $file (update scripts/fuzz.sh)" >&2
+		return 1
+	fi
+	# A removed call may leave a function unused: not an error here.
+	build "$dir" "$dir/src" -Wno-unused-function || return 1
+	seed "$dir/corpus"
+	# Expected to abort on a seed; success would mean the harness is blind.
+	! fuzz "$dir/fuzz_args" 30 "$dir/corpus" -artifact_prefix="$dir/" >"$dir/log" 2>&1 &&
+		grep -q 'fuzz_args: ' "$dir/log"
+}
+
+fuzz_clean() {
+	local stats="$build/stats" log="$build/fuzz.log"
+	seed "$cache/corpus"
+	rm -f "$stats"
+	if ! LR_FUZZ_STATS="$stats" fuzz "$build/fuzz_args" "$seconds" "$cache/corpus" \
+		-print_final_stats=1 >"$log" 2>&1; then
+		grep -E 'fuzz_args: |ERROR: |SUMMARY: |runtime error|Test unit written' "$log" >&2
+		return 1
+	fi
+	grep -E '^Done [0-9]+ runs' "$log" || true
+	cat "$stats"
+	# Every kind of ending was reached: exec (the policy checks ran), usage
+	# errors (125), and --help/--version (0).
+	grep -Eq 'execs=[1-9][0-9]* exit0=[1-9][0-9]* exit125=[1-9]' "$stats"
+}
+
+mkdir -p "$cache"
+check "harness builds" build "$build" .
+check "catches an exec without restrict_self" mutant no-enforce landlock-run.c \
+	'/^[[:space:]]*enforce(&p, ruleset);$/d'
+check "catches --strict on a partial ABI" mutant no-strict probe.c \
+	's/if (p->strict)$/if (0)/'
+check "no finding in ${seconds}s" fuzz_clean
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,603 @@
+/*
+ * libFuzzer harness for landlock-run's command line: the whole of main()
+ * (compiled as lr_main, see hooks.h) runs on argument vectors made from the
+ * fuzz input, against a stand-in for the kernel's Landlock calls.
+ *
+ * Input: byte 0 picks the kernel (ABI = 1 + byte % 8, so 8 is newer than the
+ * launcher; bit 3 set: no errata query), the rest is split on NUL bytes into
+ * argv[1..]. Every run must end in exit(0 or 125) or in exec; the harness
+ * aborts (a finding) when
+ *   - exec is reached without no_new_privs and restrict_self before it, or
+ *     with a command that is not what follows the first bare "--", or with
+ *     --probe/--help/--version on the line, or with a descriptor that would
+ *     leak into the command;
+ *   - the ruleset handles other rights than the contract gives for that
+ *     command line and ABI (writes always confined, reads once --ro is
+ *     given, network/scope/log only as asked and only when the ABI has them),
+ *     or a feature asked for by name runs on an ABI that lacks it (--strict
+ *     below 5, --tcp-* below 4, --scope below 6, log flags below 7);
+ *   - a rule carries rights the ruleset does not handle, or directory rights
+ *     on a file (the real kernel would say EINVAL);
+ *   - any other exit status shows up.
+ * ASan, UBSan and LSan catch the rest. The stand-in kernel never confines
+ * the fuzzer: restrict_self only takes note, and fork fails (EAGAIN), so
+ * --probe ends in 125 at its self-test. The launcher hands its one
+ * allocation to exit or exec by design; the harness frees it after the run.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../../landlock.h"
+#include "hooks.h"
+
+/* hooks.h renames these for the launcher; the harness wants the real ones. */
+#undef exit
+#undef _exit
+#undef execvp
+#undef syscall
+#undef prctl
+#undef fork
+#undef calloc
+#undef malloc
+#undef realloc
+#undef free
+#undef main
+
+int lr_main(int argc, char **argv);
+
+#define FS_ABI1 ((1ULL << 13) - 1)
+#define FS_READ                                                                \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |           \
+	 LANDLOCK_ACCESS_FS_READ_DIR)
+#define FS_FILE                                                                \
+	(FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define MAX_ALLOCS 64
+#define MAX_RULESETS 4
+
+enum { BACK_EXIT = 1, BACK_EXEC };
+
+static struct {
+	int active; /* inside lr_main: the hooks act, else they pass through */
+	jmp_buf back;
+	int status;
+
+	int abi, errata_unknown; /* the kernel the stand-in plays */
+	int nnp, restricted;
+	uint32_t restrict_flags;
+	int rulesets[MAX_RULESETS], nrulesets;
+	struct landlock_ruleset_attr handled;
+
+	int argc;
+	char **argv;
+	void *allocs[MAX_ALLOCS];
+} run;
+
+static int fd_baseline = -1;
+static FILE *report; /* the real stderr: -close_fd_mask=2 silences fd 2 */
+static struct rlimit nofile;
+
+/* How runs ended, so scripts/fuzz.sh can tell the checks were reached. */
+static struct {
+	unsigned long runs, execs, exit0, exit125;
+} stats;
+
+__attribute__((noreturn, format(printf, 1, 2))) static void finding(const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+
+	fputs("fuzz_args: ", report);
+	va_start(ap, fmt);
+	vfprintf(report, fmt, ap);
+	va_end(ap);
+	fprintf(report, "\nfuzz_args: abi=%d argv:", run.abi);
+	for (i = 0; i < run.argc; i++)
+		fprintf(report, " [%s]", run.argv[i]);
+	fputc('\n', report);
+	fflush(report);
+	abort();
+}
+
+/* ---- what the contract says a command line asks for --------------------- */
+
+static uint64_t fs_of_abi(int abi)
+{
+	uint64_t fs = FS_ABI1;
+
+	if (abi >= 2)
+		fs |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	if (abi >= 5)
+		fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	return fs;
+}
+
+struct asked {
+	int reads, strict, probe, info, abi_limit;
+	uint64_t net, scoped;
+	uint32_t log;
+};
+
+static uint64_t scopes_named(const char *list)
+{
+	uint64_t scoped = 0;
+	char *copy = strdup(list), *save = NULL, *tok;
+
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "signal") == 0)
+			scoped |= LANDLOCK_SCOPE_SIGNAL;
+		if (strcmp(tok, "abstract-unix") == 0)
+			scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+	}
+	free(copy);
+	return scoped;
+}
+
+/* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
+static int read_option(struct asked *a, char **argv, int i, int end)
+{
+	static const char *const with_arg[] = {"ro", "rw", "ro-try", "rw-try", "tcp-bind",
+	                                       "tcp-connect", "scope", "abi", NULL};
+	const char *text = argv[i] + 2, *eq = strchr(text, '=');
+	size_t len = eq ? (size_t)(eq - text) : strlen(text);
+	const char *value = eq ? eq + 1 : NULL;
+	int k, used = 1;
+
+#define IS(s) (len == strlen(s) && strncmp(text, (s), len) == 0)
+	for (k = 0; with_arg[k]; k++)
+		if (IS(with_arg[k]) && !value) {
+			if (i + 1 >= end)
+				finding("option %s without argument reached exec", argv[i]);
+			value = argv[i + 1];
+			used = 2;
+		}
+	if (IS("ro") || IS("ro-try"))
+		a->reads = 1;
+	if (IS("tcp-bind") || IS("no-tcp"))
+		a->net |= LANDLOCK_ACCESS_NET_BIND_TCP;
+	if (IS("tcp-connect") || IS("no-tcp"))
+		a->net |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	if (IS("scope"))
+		a->scoped |= scopes_named(value);
+	if (IS("abi"))
+		a->abi_limit = (int)strtoul(value, NULL, 10);
+	if (IS("strict"))
+		a->strict = 1;
+	if (IS("probe"))
+		a->probe = 1;
+	if (IS("help") || IS("version"))
+		a->info = 1;
+	if (IS("no-log"))
+		a->log |= LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
+	if (IS("log-subprocesses"))
+		a->log |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON;
+	if (IS("no-log-nested"))
+		a->log |= LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF;
+#undef IS
+	return used;
+}
+
+/* Reads argv[1..end-1], the options before the "--" that led to exec. */
+static void read_options(struct asked *a, char **argv, int end)
+{
+	int i = 1;
+
+	memset(a, 0, sizeof *a);
+	while (i < end) {
+		if (strncmp(argv[i], "--", 2) == 0) {
+			i += read_option(a, argv, i, end);
+			continue;
+		}
+		if (argv[i][0] != '-')
+			finding("operand '%s' before -- reached exec", argv[i]);
+		if (strpbrk(argv[i] + 1, "hV"))
+			a->info = 1;
+		i++;
+	}
+}
+
+/* ---- the checks at exec -------------------------------------------------- */
+
+static int command_index(char *const argv[])
+{
+	int k;
+
+	for (k = 2; k < run.argc; k++)
+		if (argv == run.argv + k)
+			return k;
+	finding("exec of a vector that is not a tail of argv");
+}
+
+static void check_descriptors(void)
+{
+	int fd;
+
+	for (fd = fd_baseline + 1; fd < fd_baseline + 256; fd++) {
+		int flags = fcntl(fd, F_GETFD);
+
+		if (flags >= 0 && !(flags & FD_CLOEXEC))
+			finding("descriptor %d would leak into the command", fd);
+	}
+}
+
+static void check_policy(const struct asked *a)
+{
+	int used = run.abi < 7 ? run.abi : 7;
+	uint64_t fs;
+
+	if (a->abi_limit && a->abi_limit < used)
+		used = a->abi_limit;
+	if (a->strict && used < 5)
+		finding("--strict ran at ABI %d", used);
+	if (a->net && used < 4)
+		finding("--tcp-* ran at ABI %d", used);
+	if (a->scoped && used < 6)
+		finding("--scope ran at ABI %d", used);
+	if (a->log && used < 7)
+		finding("log flags ran at ABI %d", used);
+	fs = a->reads ? fs_of_abi(used) : fs_of_abi(used) & ~FS_READ;
+	if (run.handled.handled_access_fs != fs)
+		finding("handled fs 0x%llx, the contract says 0x%llx at ABI %d",
+		        (unsigned long long)run.handled.handled_access_fs,
+		        (unsigned long long)fs, used);
+	if (run.handled.handled_access_net != a->net || run.handled.scoped != a->scoped)
+		finding("handled net 0x%llx scoped 0x%llx, asked 0x%llx 0x%llx",
+		        (unsigned long long)run.handled.handled_access_net,
+		        (unsigned long long)run.handled.scoped, (unsigned long long)a->net,
+		        (unsigned long long)a->scoped);
+	if (run.restrict_flags != a->log)
+		finding("restrict_self flags 0x%x, asked 0x%x", run.restrict_flags, a->log);
+}
+
+int lr_fuzz_execvp(const char *file, char *const argv[])
+{
+	struct asked a;
+	int k;
+
+	if (!run.active)
+		abort();
+	if (!run.nnp || !run.restricted)
+		finding("exec without no_new_privs and restrict_self before it");
+	k = command_index(argv);
+	if (strcmp(run.argv[k - 1], "--") != 0 || strcmp(file, argv[0]) != 0)
+		finding("exec of '%s', not the command after --", file);
+	read_options(&a, run.argv, k - 1);
+	if (a.probe || a.info)
+		finding("--probe, --help or --version reached exec");
+	check_policy(&a);
+	check_descriptors();
+	longjmp(run.back, BACK_EXEC);
+}
+
+/* ---- the rest of the process: exit, fork, prctl, memory ------------------ */
+
+void lr_fuzz_exit(int status)
+{
+	if (!run.active)
+		exit(status);
+	run.status = status;
+	longjmp(run.back, BACK_EXIT);
+}
+
+void lr_fuzz__exit(int status)
+{
+	lr_fuzz_exit(status);
+}
+
+pid_t lr_fuzz_fork(void)
+{
+	errno = EAGAIN;
+	return -1;
+}
+
+int lr_fuzz_prctl(int option, ...)
+{
+	unsigned long arg;
+	va_list ap;
+
+	va_start(ap, option);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (option != PR_SET_NO_NEW_PRIVS || arg != 1)
+		finding("prctl(%d, %lu): the stand-in knows only no_new_privs", option, arg);
+	run.nnp = 1;
+	return 0;
+}
+
+static void track(void *old, void *new)
+{
+	int i;
+
+	for (i = 0; i < MAX_ALLOCS; i++)
+		if (run.allocs[i] == old) {
+			run.allocs[i] = new;
+			return;
+		}
+	if (old == NULL)
+		finding("more than %d live allocations", MAX_ALLOCS);
+	finding("free or realloc of memory the launcher did not allocate");
+}
+
+void *lr_fuzz_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p)
+		track(NULL, p);
+	return p;
+}
+
+void *lr_fuzz_malloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (p)
+		track(NULL, p);
+	return p;
+}
+
+void *lr_fuzz_realloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size);
+
+	if (p || size == 0)
+		track(ptr, p);
+	return p;
+}
+
+void lr_fuzz_free(void *ptr)
+{
+	if (ptr)
+		track(ptr, NULL);
+	free(ptr);
+}
+
+/* ---- the stand-in for the Landlock system calls -------------------------- */
+
+static int is_ruleset(long fd)
+{
+	int i;
+
+	for (i = 0; i < run.nrulesets; i++)
+		if (run.rulesets[i] == fd)
+			return 1;
+	return 0;
+}
+
+static long fail_with(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static long create_ruleset(const struct landlock_ruleset_attr *attr, size_t size,
+                           uint32_t flags)
+{
+	struct landlock_ruleset_attr a = {0};
+	int fd;
+
+	if (flags == LANDLOCK_CREATE_RULESET_VERSION && !attr && !size)
+		return run.abi;
+	if (flags == LANDLOCK_CREATE_RULESET_ERRATA && !attr && !size)
+		return run.errata_unknown ? fail_with(EINVAL) : 0x7;
+	if (flags || !attr || size < sizeof a.handled_access_fs || size > sizeof a)
+		finding("create_ruleset(%p, %zu, %u): a call the kernel refuses",
+		        (const void *)attr, size, flags);
+	memcpy(&a, attr, size);
+	if (a.handled_access_fs & ~fs_of_abi(run.abi) ||
+	    (a.handled_access_net && run.abi < 4) || (a.scoped && run.abi < 6))
+		finding("ruleset asks for more than ABI %d has", run.abi);
+	if (run.nrulesets == MAX_RULESETS)
+		finding("more than %d rulesets", MAX_RULESETS);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		abort();
+	run.rulesets[run.nrulesets++] = fd;
+	run.handled = a;
+	return fd;
+}
+
+static long add_rule(long fd, long type, const void *attr, uint32_t flags)
+{
+	struct landlock_path_beneath_attr path;
+	struct landlock_net_port_attr port;
+	struct stat st;
+
+	if (!is_ruleset(fd) || flags || !attr)
+		finding("add_rule on fd %ld flags %u", fd, flags);
+	if (type == LANDLOCK_RULE_NET_PORT) {
+		memcpy(&port, attr, sizeof port);
+		if (!port.allowed_access || port.allowed_access & ~run.handled.handled_access_net ||
+		    port.port > 65535)
+			finding("port rule 0x%llx for port %llu",
+			        (unsigned long long)port.allowed_access,
+			        (unsigned long long)port.port);
+		return 0;
+	}
+	memcpy(&path, attr, sizeof path);
+	if (type != LANDLOCK_RULE_PATH_BENEATH || fstat(path.parent_fd, &st))
+		finding("path rule of type %ld on fd %d", type, path.parent_fd);
+	if (!path.allowed_access || path.allowed_access & ~run.handled.handled_access_fs ||
+	    (!S_ISDIR(st.st_mode) && path.allowed_access & ~FS_FILE))
+		finding("path rule with rights 0x%llx (handled 0x%llx, %s)",
+		        (unsigned long long)path.allowed_access,
+		        (unsigned long long)run.handled.handled_access_fs,
+		        S_ISDIR(st.st_mode) ? "directory" : "file");
+	return 0;
+}
+
+static long restrict_self(long fd, uint32_t flags)
+{
+	if (!is_ruleset(fd) || flags & ~7U || (flags && run.abi < 7))
+		finding("restrict_self(%ld, 0x%x) at ABI %d", fd, flags, run.abi);
+	if (!run.nnp)
+		finding("restrict_self before no_new_privs");
+	run.restricted = 1;
+	run.restrict_flags = flags;
+	return 0;
+}
+
+/* Only as many arguments as each call has: reading more is a read past the
+ * caller's frame, which ASan rightly reports. */
+long lr_fuzz_syscall(long nr, ...)
+{
+	long ret;
+	va_list ap;
+
+	va_start(ap, nr);
+	if (nr == __NR_landlock_create_ruleset) {
+		const void *attr = va_arg(ap, const void *);
+		size_t size = va_arg(ap, size_t);
+
+		ret = create_ruleset(attr, size, va_arg(ap, uint32_t));
+	} else if (nr == __NR_landlock_add_rule) {
+		int fd = va_arg(ap, int), type = va_arg(ap, int); /* as landlock.h passes them */
+		const void *attr = va_arg(ap, const void *);
+
+		ret = add_rule(fd, type, attr, va_arg(ap, uint32_t));
+	} else if (nr == __NR_landlock_restrict_self) {
+		int fd = va_arg(ap, int);
+
+		ret = restrict_self(fd, va_arg(ap, uint32_t));
+	} else {
+		finding("syscall %ld: the stand-in knows only the Landlock calls", nr);
+	}
+	va_end(ap);
+	return ret;
+}
+
+/* ---- one run --------------------------------------------------------------- */
+
+/* The highest descriptor open before the first run (libFuzzer's own). */
+static int highest_fd(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int high = 2;
+
+	if (!d)
+		abort();
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && atoi(e->d_name) > high && atoi(e->d_name) != dirfd(d))
+			high = atoi(e->d_name);
+	closedir(d);
+	return high;
+}
+
+/* Written at exit (libFuzzer exits when its time is up) to $LR_FUZZ_STATS. */
+static void write_stats(void)
+{
+	const char *path = getenv("LR_FUZZ_STATS");
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "w")))
+		return;
+	fprintf(f, "runs=%lu execs=%lu exit0=%lu exit125=%lu\n", stats.runs, stats.execs,
+	        stats.exit0, stats.exit125);
+	fclose(f);
+}
+
+/* Each argument in its own allocation, so ASan sees a read past its end. */
+static void make_argv(const uint8_t *data, size_t size)
+{
+	size_t start = 0, i;
+
+	run.argv = calloc(size + 2, sizeof *run.argv);
+	if (!run.argv)
+		abort();
+	run.argv[run.argc++] = strdup("landlock-run");
+	if (!run.argv[0])
+		abort();
+	for (i = 0; size > 0 && i <= size; i++) {
+		if (i < size && data[i] != '\0')
+			continue;
+		run.argv[run.argc] = strndup((const char *)data + start, i - start);
+		if (!run.argv[run.argc++])
+			abort();
+		start = i + 1;
+	}
+}
+
+/* What the launcher leaves to exit or exec, the harness undoes. */
+static void clean_up(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_ALLOCS; i++)
+		free(run.allocs[i]);
+	for (i = 0; i < run.argc; i++)
+		free(run.argv[i]);
+	free(run.argv);
+	if (close_range((unsigned)fd_baseline + 1, ~0U, 0))
+		abort();
+	if (setrlimit(RLIMIT_NOFILE, &nofile))
+		abort();
+}
+
+/* libFuzzer calls this before it acts on -close_fd_mask. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+
+	(void)argc;
+	(void)argv;
+	report = fd < 0 ? stderr : fdopen(fd, "w");
+	if (!report)
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1 || size > 4096)
+		return -1;
+	if (fd_baseline < 0) {
+		fd_baseline = highest_fd();
+		if (getrlimit(RLIMIT_NOFILE, &nofile) || atexit(write_stats))
+			abort();
+	}
+	memset(&run, 0, sizeof run);
+	run.abi = 1 + data[0] % 8;
+	run.errata_unknown = data[0] & 8;
+	make_argv(data + 1, size - 1);
+	optind = 0; /* glibc: start a fresh scan */
+	run.active = 1;
+	switch (setjmp(run.back)) {
+	case 0:
+		run.status = lr_main(run.argc, run.argv);
+		if (run.status != 0)
+			finding("main returned %d", run.status);
+		stats.exit0++;
+		break;
+	case BACK_EXIT:
+		if (run.status != 0 && run.status != 125)
+			finding("exit status %d", run.status);
+		stats.exit0 += run.status == 0;
+		stats.exit125 += run.status == 125;
+		break;
+	case BACK_EXEC:
+		stats.execs++;
+		break;
+	}
+	run.active = 0;
+	stats.runs++;
+	clean_up();
+	return 0;
+}
