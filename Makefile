@@ -49,7 +49,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/landlock-run $(DESTDIR)$(MANDIR)/man1/landlock-run.1
 
 clean:
-	rm -rf build landlock-run dist
+	rm -rf build landlock-run dist npm/*/bin/landlock-run npm/*/manifest.json
 
 setup:
 	scripts/setup.sh
