@@ -6,11 +6,11 @@
 # then enforces exactly the ruleset the launcher built for ABI N: the effect
 # checks below separate the ABI levels by what the kernel denies.
 
+load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	export LR_BIN="${LR_BIN:-$BATS_TEST_DIRNAME/../landlock-run}"
-	[ -x "$LR_BIN" ] || skip "no launcher at $LR_BIN (run make)"
+	require_landlock
 	cc -std=c11 -O2 -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/fault" \
 		"$BATS_TEST_DIRNAME/fault.c"
 	ln -s fault "$BATS_FILE_TMPDIR/fakeabi"
@@ -18,9 +18,6 @@ setup_file() {
 }
 
 setup() {
-	bats_load_library bats-support
-	bats_load_library bats-assert
-	bats_load_library bats-file
 	OUT="$BATS_TEST_TMPDIR/out"
 	mkdir "$OUT"
 	MARKER="$OUT/ran"
@@ -55,7 +52,7 @@ check_probe() {
 		full=full
 		first="landlock: fully enforced"
 	fi
-	run --separate-stderr "$FAKEABI" "$n" -- "$LR_BIN" --probe
+	run --separate-stderr "$FAKEABI" "$n" -- "$LR" --probe
 	assert_success
 	assert_equal "$stderr" ""
 	assert_line --index 0 "$first"
@@ -83,7 +80,7 @@ assert_stderr_line() {
 
 # The ruleset a run really builds at ABI $1 (-v prints what it handles).
 check_run_policy() {
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR_BIN" -v --ro / --rw "$OUT" -- \
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" -v --ro / --rw "$OUT" -- \
 		sh -c 'echo ran >"$0"' "$MARKER"
 	assert_success
 	assert_file_exists "$MARKER"
@@ -131,49 +128,49 @@ check_run_policy() {
 # A kernel newer than the launcher is used at the launcher's known level.
 @test "ABI 8 (newer than the launcher) is reported abi=8 abi_used=7" {
 	check_probe 8
-	run --separate-stderr "$FAKEABI" 8 -- "$LR_BIN" --probe --json
+	run --separate-stderr "$FAKEABI" 8 -- "$LR" --probe --json
 	assert_success
 	assert_output --regexp '^\{"abi":8,"abi_used":7,"enforcement":"full",'
 }
 
 @test "--abi lowers a fake ABI, never raises it" {
-	run --separate-stderr "$FAKEABI" 8 -- "$LR_BIN" --probe --abi 3
+	run --separate-stderr "$FAKEABI" 8 -- "$LR" --probe --abi 3
 	assert_success
 	assert_line --index 1 "abi=8"
 	assert_line --index 2 "abi_used=3"
-	run --separate-stderr "$FAKEABI" 3 -- "$LR_BIN" --probe --abi 5
+	run --separate-stderr "$FAKEABI" 3 -- "$LR" --probe --abi 5
 	assert_success
 	assert_line --index 1 "abi=3"
 	assert_line --index 2 "abi_used=3"
 }
 
 @test "--probe --json at ABI 2 says partial and lists what is missing" {
-	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR_BIN" --probe --json
+	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR" --probe --json
 	assert_success
 	assert_output "{\"abi\":2,\"abi_used\":2,\"enforcement\":\"partial\",\"errata\":12,\"fs\":\"partial\",\"fs_handled\":[\"${ABI1//,/\",\"}\",\"refer\"],\"fs_missing\":[\"truncate\",\"ioctl_dev\"],\"tcp\":false,\"scopes\":[],\"log_flags\":false,\"proven\":[\"read_dir\",\"read_file\",\"write_file\"],\"self_test\":\"passed\"}"
 }
 
 @test "errata: a chosen value is printed in hex, a kernel without the query gives unknown" {
-	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR_BIN" --probe
+	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR" --probe
 	assert_success
 	assert_line --index 3 "errata=0xc"
-	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR_BIN" --probe
+	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR" --probe
 	assert_success
 	assert_line --index 3 "errata=unknown"
-	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR_BIN" --probe --json
+	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR" --probe --json
 	assert_success
 	assert_output --partial '"errata":null,'
 }
 
 # --strict: full filesystem enforcement needs ABI 5 (ioctl_dev).
 strict_refuses() {
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR_BIN" --probe --strict
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --probe --strict
 	assert_equal "$status" 125
 	assert_equal "$output" ""
 	assert_equal "${#stderr_lines[@]}" 1
 	assert_regex "${stderr_lines[0]}" \
 		"^landlock-run: --strict.* needs Landlock ABI 5, but this kernel has ABI $1\$"
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR_BIN" --strict --rw "$OUT" -- \
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --strict --rw "$OUT" -- \
 		sh -c 'echo ran >"$0"' "$MARKER"
 	assert_equal "$status" 125
 	assert_equal "${#stderr_lines[@]}" 1
@@ -181,10 +178,10 @@ strict_refuses() {
 }
 
 strict_accepts() {
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR_BIN" --probe --strict
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --probe --strict
 	assert_success
 	assert_line --index 0 "landlock: fully enforced"
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR_BIN" --strict --rw "$OUT" -- \
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --strict --rw "$OUT" -- \
 		sh -c 'echo ran >"$0"' "$MARKER"
 	assert_success
 	assert_file_exists "$MARKER"
@@ -203,16 +200,16 @@ strict_accepts() {
 @test "refer: ABI 1 refuses a link across --rw directories (EXDEV), ABI 2 allows it" {
 	mkdir "$OUT/a" "$OUT/b"
 	echo data >"$OUT/a/f"
-	run --separate-stderr "$FAKEABI" 1 -- "$LR_BIN" --rw "$OUT/a" --rw "$OUT/b" -- \
+	run --separate-stderr "$FAKEABI" 1 -- "$LR" --rw "$OUT/a" --rw "$OUT/b" -- \
 		ln "$OUT/a/f" "$OUT/b/g"
 	assert_failure
 	assert_regex "$stderr" "Invalid cross-device link"
 	assert_file_not_exists "$OUT/b/g"
 	# Within one directory there is no reparenting: ABI 1 allows it.
-	run --separate-stderr "$FAKEABI" 1 -- "$LR_BIN" --rw "$OUT/a" --rw "$OUT/b" -- \
+	run --separate-stderr "$FAKEABI" 1 -- "$LR" --rw "$OUT/a" --rw "$OUT/b" -- \
 		ln "$OUT/a/f" "$OUT/a/g"
 	assert_success
-	run --separate-stderr "$FAKEABI" 2 -- "$LR_BIN" --rw "$OUT/a" --rw "$OUT/b" -- \
+	run --separate-stderr "$FAKEABI" 2 -- "$LR" --rw "$OUT/a" --rw "$OUT/b" -- \
 		ln "$OUT/a/f" "$OUT/b/g"
 	assert_success
 	assert_file_exists "$OUT/b/g"
@@ -222,7 +219,7 @@ strict_accepts() {
 # a command truncates a file outside every grant; from ABI 3 it is denied.
 trunc_outside() {
 	echo data >"$OUT/outside"
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR_BIN" --rw "$BATS_TEST_TMPDIR/none" -- \
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --rw "$BATS_TEST_TMPDIR/none" -- \
 		perl -MFcntl -e 'sysopen(my $f, $ARGV[0], O_RDONLY | O_TRUNC) or die "sysopen: $!\n"' \
 		"$OUT/outside"
 }
@@ -241,14 +238,14 @@ trunc_outside() {
 # IOCTL_DEV (ABI 5): TCGETS on /dev/null reaches the driver (ENOTTY) below
 # ABI 5; from ABI 5 Landlock refuses it first (EACCES).
 @test "ioctl_dev: ABI 4 lets a device ioctl through (ENOTTY), ABI 5 denies it (EACCES)" {
-	run --separate-stderr "$FAKEABI" 4 -- "$LR_BIN" -- stty -F /dev/null
+	run --separate-stderr "$FAKEABI" 4 -- "$LR" -- stty -F /dev/null
 	assert_failure
 	assert_regex "$stderr" "Inappropriate ioctl for device"
-	run --separate-stderr "$FAKEABI" 5 -- "$LR_BIN" -- stty -F /dev/null
+	run --separate-stderr "$FAKEABI" 5 -- "$LR" -- stty -F /dev/null
 	assert_failure
 	assert_regex "$stderr" "/dev/null: Permission denied"
 	# A --rw grant on the device gives ioctl_dev back.
-	run --separate-stderr "$FAKEABI" 5 -- "$LR_BIN" --rw /dev/null -- stty -F /dev/null
+	run --separate-stderr "$FAKEABI" 5 -- "$LR" --rw /dev/null -- stty -F /dev/null
 	assert_failure
 	assert_regex "$stderr" "Inappropriate ioctl for device"
 }
@@ -257,16 +254,16 @@ trunc_outside() {
 feature_needs() { # ABI OPTION...
 	local abi=$1
 	shift
-	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR_BIN" --probe "$@"
+	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR" --probe "$@"
 	assert_equal "$status" 125
 	assert_equal "${#stderr_lines[@]}" 1
 	assert_regex "${stderr_lines[0]}" \
 		"^landlock-run: .*needs Landlock ABI $abi, but this kernel has ABI $((abi - 1))\$"
-	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR_BIN" "$@" --rw "$OUT" -- \
+	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR" "$@" --rw "$OUT" -- \
 		sh -c 'echo ran >"$0"' "$MARKER"
 	assert_equal "$status" 125
 	assert_file_not_exists "$MARKER"
-	run --separate-stderr "$FAKEABI" "$abi" -- "$LR_BIN" --probe "$@"
+	run --separate-stderr "$FAKEABI" "$abi" -- "$LR" --probe "$@"
 	assert_success
 	assert_line "self_test=passed"
 }

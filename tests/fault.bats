@@ -4,20 +4,17 @@
 # must fail closed: status 125, exactly one "landlock-run: " line on stderr,
 # nothing on stdout, and the command never runs.
 
+load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	export LR_BIN="${LR_BIN:-$BATS_TEST_DIRNAME/../landlock-run}"
-	[ -x "$LR_BIN" ] || skip "no launcher at $LR_BIN (run make)"
+	require_landlock
 	cc -std=c11 -O2 -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/fault" \
 		"$BATS_TEST_DIRNAME/fault.c"
 	export FAULT="$BATS_FILE_TMPDIR/fault"
 }
 
 setup() {
-	bats_load_library bats-support
-	bats_load_library bats-assert
-	bats_load_library bats-file
 	OUT="$BATS_TEST_TMPDIR/out"
 	mkdir "$OUT"
 	MARKER="$OUT/ran"
@@ -39,11 +36,11 @@ assert_refused() {
 # Without a fault, the same command line runs: every refusal below is the
 # injected errno's doing, not a policy that could never have worked.
 @test "control: without a fault the command runs and the probe passes" {
-	run --separate-stderr "$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+	run --separate-stderr "$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_success
 	assert_file_exists "$MARKER"
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- \
-		"$LR_BIN" --probe
+		"$LR" --probe
 	assert_success
 	assert_line --index 0 "landlock: fully enforced"
 }
@@ -52,76 +49,76 @@ assert_refused() {
 @test "no Landlock (ENOSYS): --probe gives 125 and names the cause" {
 	run --separate-stderr "$FAULT" \
 		landlock_create_ruleset,landlock_add_rule,landlock_restrict_self ENOSYS -- \
-		"$LR_BIN" --probe
+		"$LR" --probe
 	assert_refused "Landlock is not supported by this kernel.*5\.13"
 }
 
 @test "no Landlock (ENOSYS): a run gives 125 and the command never runs" {
 	run --separate-stderr "$FAULT" \
 		landlock_create_ruleset,landlock_add_rule,landlock_restrict_self ENOSYS -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "Landlock is not supported by this kernel"
 }
 
 # Built in but not enabled at boot: create_ruleset answers EOPNOTSUPP.
 @test "Landlock disabled (EOPNOTSUPP): --probe gives 125 and names lsm=" {
 	run --separate-stderr "$FAULT" landlock_create_ruleset EOPNOTSUPP -- \
-		"$LR_BIN" --probe
+		"$LR" --probe
 	assert_refused "Landlock is disabled on this system.*lsm="
 }
 
 @test "Landlock disabled (EOPNOTSUPP): a run gives 125 and the command never runs" {
 	run --separate-stderr "$FAULT" landlock_create_ruleset EOPNOTSUPP -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "Landlock is disabled on this system"
 }
 
 # --arg2 0: only the real creation (flags 0) fails; the version query works.
 @test "ruleset creation failing after a good version query gives 125" {
 	run --separate-stderr "$FAULT" landlock_create_ruleset ENOMEM --arg2 0 -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot create the Landlock ruleset"
 }
 
 @test "the version query failing with an unexpected errno gives 125" {
 	run --separate-stderr "$FAULT" landlock_create_ruleset EINVAL --arg2 1 -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot query the Landlock ABI version"
 }
 
 @test "add_rule EPERM gives 125, names the grant, and the command never runs" {
 	run --separate-stderr "$FAULT" landlock_add_rule EPERM -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot add the rule for --rw path $OUT: "
 }
 
 @test "add_rule EINVAL gives 125, names the grant, and the command never runs" {
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL -- \
-		"$LR_BIN" --ro / --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --ro / --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot add the rule for --(ro|rw) path (/|$OUT): "
 }
 
 @test "add_rule EINVAL on a --probe with grants gives 125" {
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL -- \
-		"$LR_BIN" --probe --rw "$OUT"
+		"$LR" --probe --rw "$OUT"
 	assert_refused "cannot add the rule for --rw path $OUT: "
 }
 
 @test "restrict_self EPERM gives 125 and the command never runs" {
 	run --separate-stderr "$FAULT" landlock_restrict_self EPERM -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot enforce the Landlock ruleset: "
 }
 
 @test "restrict_self EINVAL gives 125 and the command never runs" {
 	run --separate-stderr "$FAULT" landlock_restrict_self EINVAL -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot enforce the Landlock ruleset: "
 }
 
 # The probe's self-test child must not report enforcement it could not set up.
 @test "restrict_self EPERM makes --probe fail with 125" {
-	run --separate-stderr "$FAULT" landlock_restrict_self EPERM -- "$LR_BIN" --probe
+	run --separate-stderr "$FAULT" landlock_restrict_self EPERM -- "$LR" --probe
 	assert_refused "self-test: cannot enforce a ruleset: "
 }
 
@@ -129,12 +126,12 @@ assert_refused() {
 # answers the launcher's prctl(PR_SET_NO_NEW_PRIVS) with the errno.
 @test "prctl(PR_SET_NO_NEW_PRIVS) EPERM gives 125 and the command never runs" {
 	run --separate-stderr "$FAULT" prctl EPERM -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot set no_new_privs: "
 }
 
 @test "prctl(PR_SET_NO_NEW_PRIVS) EINVAL makes --probe fail with 125" {
-	run --separate-stderr "$FAULT" prctl EINVAL -- "$LR_BIN" --probe
+	run --separate-stderr "$FAULT" prctl EINVAL -- "$LR" --probe
 	assert_refused "self-test: cannot set no_new_privs: "
 }
 
@@ -142,13 +139,13 @@ assert_refused() {
 @test "open of a --rw grant failing gives 125 naming the option and path" {
 	mkdir "$OUT/other"
 	run --separate-stderr "$FAULT" open,openat EACCES --path "$OUT/other" -- \
-		"$LR_BIN" --ro / --rw "$OUT" --rw "$OUT/other" -- "${RAN[@]}" "$MARKER"
+		"$LR" --ro / --rw "$OUT" --rw "$OUT/other" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot open --rw path $OUT/other: "
 }
 
 @test "open of a --ro grant failing gives 125 naming the option and path" {
 	run --separate-stderr "$FAULT" open,openat ELOOP --path /usr -- \
-		"$LR_BIN" --ro / --ro /usr --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --ro / --ro /usr --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot open --ro path /usr: "
 }
 
@@ -156,7 +153,7 @@ assert_refused() {
 @test "--ro-try path failing with EACCES (not ENOENT) gives 125" {
 	mkdir "$OUT/ro"
 	run --separate-stderr "$FAULT" open,openat EACCES --path "$OUT/ro" -- \
-		"$LR_BIN" --ro / --ro-try "$OUT/ro" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --ro / --ro-try "$OUT/ro" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot open --ro-try path $OUT/ro: "
 }
 
@@ -164,14 +161,14 @@ assert_refused() {
 	local skipped="$BATS_TEST_TMPDIR/skipped"
 	mkdir "$skipped"
 	run --separate-stderr "$FAULT" open,openat ENOENT --path "$skipped" -- \
-		"$LR_BIN" --rw "$OUT" --rw-try "$skipped" -- \
+		"$LR" --rw "$OUT" --rw-try "$skipped" -- \
 		sh -c 'echo ran >"$0"; echo x >"$1"' "$MARKER" "$skipped/f"
 	assert_failure
 	assert_file_exists "$MARKER"
 	assert_file_not_exists "$skipped/f"
 	assert_regex "$stderr" "Permission denied"
 	# Control: unfaulted, the same grant lets the write through.
-	run --separate-stderr "$LR_BIN" --rw "$OUT" --rw-try "$skipped" -- \
+	run --separate-stderr "$LR" --rw "$OUT" --rw-try "$skipped" -- \
 		sh -c 'echo x >"$0"' "$skipped/f"
 	assert_success
 	assert_file_exists "$skipped/f"
@@ -179,6 +176,6 @@ assert_refused() {
 
 @test "--rw path answering ENOENT gives 125 (only -try skips)" {
 	run --separate-stderr "$FAULT" open,openat ENOENT --path "$OUT" -- \
-		"$LR_BIN" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_refused "cannot open --rw path $OUT: "
 }
