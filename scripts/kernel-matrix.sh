@@ -254,6 +254,7 @@ if ! ls /var/lib/apt/lists/*_binary-arm64_Packages* >/dev/null 2>&1; then
 	apt-get update -qq >&2
 fi
 mkdir -p "$cache" "$work"
+trap 'rm -rf "$cache"/.dl.*' EXIT # downloads interrupted half-way
 rm -f "$work"/*.log "$work"/*.ms
 
 rows=()
@@ -264,18 +265,35 @@ for row in "${matrix[@]}"; do
 done
 [ ${#rows[@]} -gt 0 ] || die "LR_MATRIX_ONLY=${LR_MATRIX_ONLY:-} matches no boot"
 
+# Resolving takes two slow apt-cache calls; reuse the answer while apt's package
+# lists are unchanged (the stamp is their names and times).
 declare -A kpkg built
-pairs=()
-for row in "${rows[@]}"; do
+pairs=() needed=" "
+for row in "${matrix[@]}"; do
 	read -r arch series lsm expect <<<"$row"
 	pairs+=("$series/$(pvar "$arch" DEB_ARCH)")
 done
+for row in "${rows[@]}"; do
+	read -r arch series lsm expect <<<"$row"
+	needed+="$series/$(pvar "$arch" DEB_ARCH) "
+done
 mapfile -t pairs < <(printf '%s\n' "${pairs[@]}" | sort -u)
-resolved=$(resolve_kernels "${pairs[@]}")
+stamp=$(stat -c '%n %Y' /var/lib/apt/lists/*_Packages* 2>/dev/null | md5sum | cut -c1-32)
+if [ "$(head -n1 "$cache/resolved" 2>/dev/null)" = "$stamp" ]; then
+	resolved=$(tail -n +2 "$cache/resolved")
+else
+	resolved=$(resolve_kernels "${pairs[@]}")
+	printf '%s\n%s\n' "$stamp" "$resolved" >"$cache/resolved"
+fi
 while read -r pair pkg; do
+	[[ $needed == *" $pair "* ]] || continue
 	fetch_kernel "$pkg" "${pair#*/}"
 	unpack_bzimage "$cache/$pkg"
 	kpkg[$pair]=$pkg
+	# a newer Debian kernel replaces the cached one of the same series
+	for old in $(cached_kernels | grep -E "$(kernel_re "${pair%/*}" "${pair#*/}")"); do
+		[ "$old" = "$pkg" ] || rm -rf "${cache:?}/$old"
+	done
 done <<<"$resolved"
 for row in "${rows[@]}"; do
 	read -r arch series lsm expect <<<"$row"
