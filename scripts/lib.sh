@@ -11,10 +11,11 @@ need_packages() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "landlock-run setup: installing ${missing[*]}" >&2
 	if [ -z "${LR_APT_UPDATED:-}" ]; then
-		apt-get update -qq >&2 || return 1
+		apt-get update -qq -o DPkg::Lock::Timeout=300 >&2 || return 1
 		export LR_APT_UPDATED=1
 	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		-o DPkg::Lock::Timeout=300 \
 		"${missing[@]}" >&2
 }
 

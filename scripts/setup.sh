@@ -19,7 +19,7 @@ group_test() {
 group_all() {
 	group_test
 	group_build_aarch64
-	need_packages qemu-user-static qemu-system-x86 qemu-system-arm busybox-static cpio \
+	need_packages qemu-user-static qemu-system-x86 qemu-system-arm busybox-static cpio zstd xz-utils \
 		hyperfine gnuplot-nox bubblewrap
 	# Node.js may come from elsewhere than Debian (this image has its own).
 	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
