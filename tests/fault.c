@@ -77,11 +77,11 @@
 #define __NR_landlock_restrict_self 446
 #endif
 #define LANDLOCK_CREATE_RULESET_VERSION 1U
-#define LANDLOCK_CREATE_RULESET_ERRATA 2U
+#define LANDLOCK_CREATE_RULESET_ERRATA	2U
 
-#define EXIT_HELPER 99
+#define EXIT_HELPER  99
 #define MAX_SYSCALLS 8
-#define MAX_INSNS 64
+#define MAX_INSNS    64
 
 static const char *progname = "fault";
 
@@ -119,13 +119,13 @@ static const struct name syscall_names[] = {
 
 static const struct name errno_names[] = {
 	{"EPERM", EPERM},     {"ENOENT", ENOENT},   {"EINTR", EINTR},
-	{"EIO", EIO},         {"E2BIG", E2BIG},     {"EBADF", EBADF},
+	{"EIO", EIO},	      {"E2BIG", E2BIG},	    {"EBADF", EBADF},
 	{"EAGAIN", EAGAIN},   {"ENOMEM", ENOMEM},   {"EACCES", EACCES},
 	{"EFAULT", EFAULT},   {"ENOTDIR", ENOTDIR}, {"EISDIR", EISDIR},
 	{"EINVAL", EINVAL},   {"EMFILE", EMFILE},   {"ENFILE", ENFILE},
-	{"ENOSPC", ENOSPC},   {"EROFS", EROFS},     {"ENAMETOOLONG", ENAMETOOLONG},
-	{"ENOSYS", ENOSYS},   {"ELOOP", ELOOP},     {"EOPNOTSUPP", EOPNOTSUPP},
-	{"ENOTSUP", ENOTSUP}, {"EXDEV", EXDEV},     {NULL, 0},
+	{"ENOSPC", ENOSPC},   {"EROFS", EROFS},	    {"ENAMETOOLONG", ENAMETOOLONG},
+	{"ENOSYS", ENOSYS},   {"ELOOP", ELOOP},	    {"EOPNOTSUPP", EOPNOTSUPP},
+	{"ENOTSUP", ENOTSUP}, {"EXDEV", EXDEV},	    {NULL, 0},
 };
 
 /* A whole-string unsigned number (decimal, 0x hex or 0 octal); no sign. */
@@ -173,7 +173,7 @@ static void emit(struct prog *p, uint16_t code, uint32_t k, uint8_t jt, uint8_t 
 	p->insn[p->len++] = (struct sock_filter)BPF_JUMP(code, k, jt, jf);
 }
 
-#define LOAD(off) (BPF_LD | BPF_W | BPF_ABS), (uint32_t)(off)
+#define LOAD(off)   (BPF_LD | BPF_W | BPF_ABS), (uint32_t)(off)
 #define RET(action) emit(p, BPF_RET | BPF_K, (action), 0, 0)
 
 /* Continue when the loaded word equals value, else allow the call. */
@@ -202,8 +202,7 @@ static void build_filter(struct prog *p, const struct match *m, uint32_t action)
 	RET(SECCOMP_RET_KILL_PROCESS);
 #endif
 	for (i = 0; i < m->nnrs; i++)
-		emit(p, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)m->nrs[i],
-		     (uint8_t)(m->nnrs - i), 0);
+		emit(p, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)m->nrs[i], (uint8_t)(m->nnrs - i), 0);
 	RET(SECCOMP_RET_ALLOW);
 	for (i = 0; i < 6; i++) {
 		uint32_t off = (uint32_t)offsetof(struct seccomp_data, args[i]);
@@ -245,7 +244,7 @@ static int install(const struct match *m, uint32_t action)
 struct answer {
 	int nth, count, err; /* fault: Nth call (0: every call), errno */
 	const char *path;    /* fault --path, or NULL */
-	int fake_abi;        /* fakeabi: > 0 */
+	int fake_abi;	     /* fakeabi: > 0 */
 	int errata_mode;     /* 0 real kernel, 1 value, 2 EINVAL */
 	int64_t errata;
 };
@@ -268,7 +267,7 @@ static int read_string(pid_t pid, uint64_t addr, char *buf, size_t size)
 			chunk = size - got;
 		local = (struct iovec){.iov_base = buf + got, .iov_len = chunk};
 		remote = (struct iovec){.iov_base = (void *)(uintptr_t)(addr + got),
-		                        .iov_len = chunk};
+					.iov_len = chunk};
 		n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
 		if (n <= 0)
 			return -1;
@@ -291,7 +290,7 @@ static int path_matches(const struct answer *a, const struct seccomp_notif *req)
 }
 
 static void answer(struct answer *a, const struct seccomp_notif *req,
-                   struct seccomp_notif_resp *resp)
+		   struct seccomp_notif_resp *resp)
 {
 	uint32_t flags = (uint32_t)req->data.args[2];
 	int query = req->data.args[0] == 0 && req->data.args[1] == 0;
@@ -331,8 +330,10 @@ static void send_fd(int sock, int fd)
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-	                     .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf)};
 	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
 
 	memset(u.buf, 0, sizeof(u.buf));
@@ -352,8 +353,10 @@ static int recv_fd(int sock)
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-	                     .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf)};
 	struct cmsghdr *c;
 	int fd;
 
@@ -368,8 +371,8 @@ static int recv_fd(int sock)
 
 /* Receives one notification and answers it; a target that died meanwhile
  * (ENOENT) needs no answer. */
-static void serve_one(int listener, struct answer *a, struct seccomp_notif *req,
-                      size_t req_size, struct seccomp_notif_resp *resp)
+static void serve_one(int listener, struct answer *a, struct seccomp_notif *req, size_t req_size,
+		      struct seccomp_notif_resp *resp)
 {
 	memset(req, 0, req_size); /* the kernel insists on a zeroed buffer */
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req)) {
@@ -411,8 +414,8 @@ static int supervise(pid_t child, int listener, struct answer *a)
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes))
 		die("seccomp(GET_NOTIF_SIZES): %s", strerror(errno));
 	req_size = sizes.seccomp_notif > sizeof(*req) ? sizes.seccomp_notif : sizeof(*req);
-	resp_size = sizes.seccomp_notif_resp > sizeof(*resp) ? sizes.seccomp_notif_resp
-	                                                     : sizeof(*resp);
+	resp_size =
+		sizes.seccomp_notif_resp > sizeof(*resp) ? sizes.seccomp_notif_resp : sizeof(*resp);
 	req = calloc(1, req_size);
 	resp = calloc(1, resp_size);
 	if (!req || !resp)
@@ -453,7 +456,7 @@ __attribute__((noreturn)) static void run(char **command)
 }
 
 __attribute__((noreturn)) static void run_supervised(const struct match *m, struct answer *a,
-                                                     char **command)
+						     char **command)
 {
 	int sv[2], listener;
 	pid_t child;
@@ -481,10 +484,9 @@ __attribute__((noreturn)) static void run_supervised(const struct match *m, stru
 
 __attribute__((noreturn)) static void usage(void)
 {
-	fprintf(stderr,
-	        "usage: fault SYSCALL[,SYSCALL...] ERRNO [--argK VALUE]... [--path P] "
-	        "[--nth N] -- COMMAND...\n"
-	        "       fakeabi N [--errata X|none] -- COMMAND...\n");
+	fprintf(stderr, "usage: fault SYSCALL[,SYSCALL...] ERRNO [--argK VALUE]... [--path P] "
+			"[--nth N] -- COMMAND...\n"
+			"       fakeabi N [--errata X|none] -- COMMAND...\n");
 	exit(EXIT_HELPER);
 }
 
@@ -538,12 +540,12 @@ static int main_fault(int argc, char **argv)
 	for (i = 3; i + 1 < argc && strcmp(argv[i], "--") != 0; i += 2) {
 		if (strcmp(argv[i], "--path") == 0) {
 			a.path = argv[i + 1];
-		} else if (strcmp(argv[i], "--nth") == 0 && parse_u64(argv[i + 1], &n) == 0 && n > 0 &&
-		    n < 1000000) {
+		} else if (strcmp(argv[i], "--nth") == 0 && parse_u64(argv[i + 1], &n) == 0 &&
+			   n > 0 && n < 1000000) {
 			a.nth = (int)n;
 		} else if (strncmp(argv[i], "--arg", 5) == 0 && argv[i][5] >= '0' &&
-		           argv[i][5] <= '5' && argv[i][6] == '\0' &&
-		           parse_u64(argv[i + 1], &n) == 0) {
+			   argv[i][5] <= '5' && argv[i][6] == '\0' &&
+			   parse_u64(argv[i + 1], &n) == 0) {
 			m.has_arg[argv[i][5] - '0'] = 1;
 			m.arg[argv[i][5] - '0'] = n;
 		} else {

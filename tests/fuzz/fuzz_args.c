@@ -59,13 +59,12 @@
 int lr_main(int argc, char **argv);
 
 #define FS_ABI1 ((1ULL << 13) - 1)
-#define FS_READ                                                                \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |           \
-	 LANDLOCK_ACCESS_FS_READ_DIR)
-#define FS_FILE                                                                \
+#define FS_READ \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define FS_FILE                                                                  \
 	(FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
 	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
-#define MAX_ALLOCS 64
+#define MAX_ALLOCS   64
 #define MAX_RULESETS 4
 
 enum { BACK_EXIT = 1, BACK_EXEC };
@@ -153,8 +152,8 @@ static uint64_t scopes_named(const char *list)
 /* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
 static int read_option(struct asked *a, char **argv, int i, int end)
 {
-	static const char *const with_arg[] = {"ro", "rw", "ro-try", "rw-try", "tcp-bind",
-	                                       "tcp-connect", "scope", "abi", NULL};
+	static const char *const with_arg[] = {
+		"ro", "rw", "ro-try", "rw-try", "tcp-bind", "tcp-connect", "scope", "abi", NULL};
 	const char *text = argv[i] + 2, *eq = strchr(text, '=');
 	size_t len = eq ? (size_t)(eq - text) : strlen(text);
 	const char *value = eq ? eq + 1 : NULL;
@@ -255,13 +254,13 @@ static void check_policy(const struct asked *a)
 	fs = a->reads ? fs_of_abi(used) : fs_of_abi(used) & ~FS_READ;
 	if (run.handled.handled_access_fs != fs)
 		finding("handled fs 0x%llx, the contract says 0x%llx at ABI %d",
-		        (unsigned long long)run.handled.handled_access_fs,
-		        (unsigned long long)fs, used);
+			(unsigned long long)run.handled.handled_access_fs, (unsigned long long)fs,
+			used);
 	if (run.handled.handled_access_net != a->net || run.handled.scoped != a->scoped)
 		finding("handled net 0x%llx scoped 0x%llx, asked 0x%llx 0x%llx",
-		        (unsigned long long)run.handled.handled_access_net,
-		        (unsigned long long)run.handled.scoped, (unsigned long long)a->net,
-		        (unsigned long long)a->scoped);
+			(unsigned long long)run.handled.handled_access_net,
+			(unsigned long long)run.handled.scoped, (unsigned long long)a->net,
+			(unsigned long long)a->scoped);
 	if (run.restrict_flags != a->log)
 		finding("restrict_self flags 0x%x, asked 0x%x", run.restrict_flags, a->log);
 }
@@ -387,8 +386,7 @@ static long fail_with(int err)
 	return -1;
 }
 
-static long create_ruleset(const struct landlock_ruleset_attr *attr, size_t size,
-                           uint32_t flags)
+static long create_ruleset(const struct landlock_ruleset_attr *attr, size_t size, uint32_t flags)
 {
 	struct landlock_ruleset_attr a = {0};
 	int fd;
@@ -399,10 +397,10 @@ static long create_ruleset(const struct landlock_ruleset_attr *attr, size_t size
 		return run.errata_unknown ? fail_with(EINVAL) : 0x7;
 	if (flags || !attr || size < sizeof a.handled_access_fs || size > sizeof a)
 		finding("create_ruleset(%p, %zu, %u): a call the kernel refuses",
-		        (const void *)attr, size, flags);
+			(const void *)attr, size, flags);
 	memcpy(&a, attr, size);
-	if (a.handled_access_fs & ~fs_of_abi(run.abi) ||
-	    (a.handled_access_net && run.abi < 4) || (a.scoped && run.abi < 6))
+	if (a.handled_access_fs & ~fs_of_abi(run.abi) || (a.handled_access_net && run.abi < 4) ||
+	    (a.scoped && run.abi < 6))
 		finding("ruleset asks for more than ABI %d has", run.abi);
 	if (run.nrulesets == MAX_RULESETS)
 		finding("more than %d rulesets", MAX_RULESETS);
@@ -427,8 +425,8 @@ static long add_rule(long fd, long type, const void *attr, uint32_t flags)
 		if (!port.allowed_access || port.allowed_access & ~run.handled.handled_access_net ||
 		    port.port > 65535)
 			finding("port rule 0x%llx for port %llu",
-			        (unsigned long long)port.allowed_access,
-			        (unsigned long long)port.port);
+				(unsigned long long)port.allowed_access,
+				(unsigned long long)port.port);
 		return 0;
 	}
 	memcpy(&path, attr, sizeof path);
@@ -437,9 +435,9 @@ static long add_rule(long fd, long type, const void *attr, uint32_t flags)
 	if (!path.allowed_access || path.allowed_access & ~run.handled.handled_access_fs ||
 	    (!S_ISDIR(st.st_mode) && path.allowed_access & ~FS_FILE))
 		finding("path rule with rights 0x%llx (handled 0x%llx, %s)",
-		        (unsigned long long)path.allowed_access,
-		        (unsigned long long)run.handled.handled_access_fs,
-		        S_ISDIR(st.st_mode) ? "directory" : "file");
+			(unsigned long long)path.allowed_access,
+			(unsigned long long)run.handled.handled_access_fs,
+			S_ISDIR(st.st_mode) ? "directory" : "file");
 	return 0;
 }
 
@@ -510,7 +508,7 @@ static void write_stats(void)
 	if (!path || !(f = fopen(path, "w")))
 		return;
 	fprintf(f, "runs=%lu execs=%lu exit0=%lu exit125=%lu\n", stats.runs, stats.execs,
-	        stats.exit0, stats.exit125);
+		stats.exit0, stats.exit125);
 	fclose(f);
 }
 
@@ -592,9 +590,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stats.exit0 += run.status == 0;
 		stats.exit125 += run.status == 125;
 		break;
-	case BACK_EXEC:
-		stats.execs++;
-		break;
+	case BACK_EXEC: stats.execs++; break;
 	}
 	run.active = 0;
 	stats.runs++;

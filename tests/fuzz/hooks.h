@@ -28,16 +28,16 @@ void *lr_fuzz_malloc(size_t size);
 void *lr_fuzz_realloc(void *ptr, size_t size);
 void lr_fuzz_free(void *ptr);
 
-#define exit lr_fuzz_exit
-#define _exit lr_fuzz__exit
-#define execvp lr_fuzz_execvp
+#define exit	lr_fuzz_exit
+#define _exit	lr_fuzz__exit
+#define execvp	lr_fuzz_execvp
 #define syscall lr_fuzz_syscall
-#define prctl lr_fuzz_prctl
-#define fork lr_fuzz_fork
-#define calloc lr_fuzz_calloc
-#define malloc lr_fuzz_malloc
+#define prctl	lr_fuzz_prctl
+#define fork	lr_fuzz_fork
+#define calloc	lr_fuzz_calloc
+#define malloc	lr_fuzz_malloc
 #define realloc lr_fuzz_realloc
-#define free lr_fuzz_free
-#define main lr_main
+#define free	lr_fuzz_free
+#define main	lr_main
 
 #endif
