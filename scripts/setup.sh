@@ -13,7 +13,7 @@ group_build_aarch64() {
 group_build() { group_build_x86_64; }
 group_test() {
 	group_build_x86_64
-	need_packages bats bats-assert bats-support bats-file man-db groff-base clang-format \
+	need_packages bats bats-assert bats-support bats-file man-db groff-base clang-format file binutils \
 		python3 clang libclang-rt-14-dev
 }
 group_all() {
