@@ -18,7 +18,7 @@
 #
 # Environment:
 #   LR_BENCH_ROUNDS=N   launch rounds (default 30, 50 runs each)
-#   LR_BENCH_SROUNDS=N  scaling rounds (default 8)
+#   LR_BENCH_SROUNDS=N  scaling rounds at 10,000 grants (default 8; 3N below)
 #   LR_BENCH_DOCS=DIR   where performance.md and the SVG go (default docs;
 #                       empty: write nothing, only print)
 #   LR_BENCH_PERF=0     skip the perf profile
@@ -179,10 +179,12 @@ big=(
 	lr-dup "$lr $d10k -- /bin/true" fl-dup "$floor_ll $d10k -- /bin/true"
 	argv-10000 "/bin/true $g10k" argv-dup "/bin/true $d10k" true "/bin/true"
 )
-say "scaling: $srounds rounds (60 runs up to 1,000 grants, 8 runs at 10,000)"
-for ((r = 1; r <= srounds; r++)); do
-	(cd "$work/g" && hf "$root/$out/json/small-$r.json" 60 5 "${small[@]}" &&
-		hf "$root/$out/json/big-$r.json" 8 1 "${big[@]}") || timing_ok=0
+say "scaling: $((3 * srounds)) rounds x 20 runs up to 1,000 grants, $srounds x 8 at 10,000"
+for ((r = 1; r <= 3 * srounds; r++)); do
+	(cd "$work/g" && hf "$root/$out/json/small-$r.json" 20 3 "${small[@]}") || timing_ok=0
+	if ((r % 3 == 0)); then
+		(cd "$work/g" && hf "$root/$out/json/big-$((r / 3)).json" 8 1 "${big[@]}") || timing_ok=0
+	fi
 done
 if [ "$timing_ok" -eq 1 ]; then pass "every benchmark command ran (hyperfine)"; else flunk "every benchmark command ran (hyperfine)"; fi
 
@@ -218,7 +220,11 @@ else
 	say "profile: perf (software cpu-clock sampling)"
 	# An unstripped copy of the same sources and flags, so perf can name functions.
 	sym=$work/landlock-run
-	if ! make -s BIN="$sym" LDFLAGS="-static -Wl,--gc-sections -Wl,--build-id=none" "$sym" >/dev/null 2>&1; then
+	# The Makefile's own link flags without -s (strip), read from make itself.
+	# shellcheck disable=SC2016 # $(LDFLAGS) is for make
+	ldflags=$(make -s --no-print-directory --eval='lr-bench-ldflags: ; @echo $(LDFLAGS)' lr-bench-ldflags |
+		sed 's/\(^\| \)-s\( \|$\)/ /g')
+	if ! make -s BIN="$sym" LDFLAGS="$ldflags" "$sym" >/dev/null 2>&1; then
 		cp "$lr" "$sym"
 		perf_note="(symbols unavailable: the launcher profiled is the stripped binary)"
 	fi
@@ -237,7 +243,8 @@ else
 		prof launch-fl 1000 "$floor_ll" $launch_grants -- /bin/true &&
 		prof launch-floor 1000 "$floor" /bin/true &&
 		prof 10k-lr 10 "$sym" $g10k -- /bin/true &&
-		prof 10k-fl 10 "$floor_ll" $g10k -- /bin/true; then
+		prof 10k-fl 10 "$floor_ll" $g10k -- /bin/true &&
+		prof probe 500 "$sym" --probe; then
 		pass "perf profile of landlock-run, floor-landlock and floor"
 	else
 		flunk "perf profile of landlock-run, floor-landlock and floor"
