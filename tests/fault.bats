@@ -39,8 +39,14 @@ assert_refused() {
 	run --separate-stderr "$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
 	assert_success
 	assert_file_exists "$MARKER"
+	rm "$MARKER"
+	# A filter that matches no call (no ruleset is fd 999) changes nothing.
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- \
-		"$LR" --probe
+		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+	assert_success
+	assert_file_exists "$MARKER"
+	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- \
+		"$LR" --probe --rw "$OUT"
 	assert_success
 	assert_line --index 0 "landlock: fully enforced"
 }
