@@ -165,6 +165,8 @@ with open(f"{OUT}/refs.gp", "w") as f:
 # --- strace: system calls before the command's execve ----------------------
 def syscalls(path, stop_at_second_execve=True):
     counts, execs = collections.Counter(), 0
+    if not HAVE_STRACE:
+        return counts
     for line in open(path):
         m = re.match(r"^(?:\d+\s+)?(\w+)\(", line)
         if not m or "resumed>" in line:
@@ -182,13 +184,21 @@ def fmt_counts(c, scale=1, top=None):
     return ", ".join(f"{name} {round(n / scale, 2):g}" for name, n in items)
 
 
+HAVE_STRACE = not E.get("LR_STRACE_NOTE")
+
+
+def sx(text):
+    """Text that quotes strace's counts: dropped when strace could not run."""
+    return text if HAVE_STRACE else ""
+
+
 sc = {k: syscalls(f"{OUT}/strace-{k}") for k in
       ("launch.lr", "launch.fl", "launch.floor", "0.lr", "0.fl", "10k.lr", "10k.fl", "dup.lr")}
 sc["probe.lr"] = syscalls(f"{OUT}/strace-probe.lr", stop_at_second_execve=False)
 per_grant_calls = {k: (sum(sc[f"10k.{k}"].values()) - sum(sc[f"0.{k}"].values())) / 10000
                    for k in ("lr", "fl")}
 per_dup_calls = (sum(sc["dup.lr"].values()) - sum(sc["0.lr"].values())) / 10000
-strace_c = open(f"{OUT}/strace-c-10k.lr").read().splitlines()
+strace_c = open(f"{OUT}/strace-c-10k.lr").read().splitlines() if HAVE_STRACE else [E.get("LR_STRACE_NOTE", "")]
 strace_c = [l for l in strace_c if l.strip()][:9]
 
 # --- perf: where the samples of the launcher process fall ------------------
@@ -360,12 +370,12 @@ target(dup_share <= 0.10, "10,000 duplicates cost about one rule (what they add 
        "net of the argv copy, ≤ 10% of what 10,000 distinct grants add)",
        f"duplicates add {ms(dup_lr)} ({us(dup_lr / 9999)} each), distinct grants {ms(distinct_lr)} "
        f"({us(distinct_lr / 9999)} each): {100 * dup_share:.0f}%; "
-       f"{per_dup_calls:.1f} system calls per duplicate; rules made: 2 (/ and the directory)")
+       + sx(f"{per_dup_calls:.1f} system calls per duplicate; ") + "rules made: 2 (/ and the directory)")
 probe = med(LAUNCH, "probe")
 target(probe < 0.001, "`--probe` under 1 ms",
        f"{ms(probe)} at the median (CPU time {ms(statistics.median(LAUNCH_CPU['probe']))}), "
-       f"{x(ratio(LAUNCH, 'probe', 'true')[0])} `/bin/true`, "
-       f"{sum(sc['probe.lr'].values())} system calls (parent and child)")
+       f"{x(ratio(LAUNCH, 'probe', 'true')[0])} `/bin/true`"
+       + sx(f", {sum(sc['probe.lr'].values())} system calls (parent and child)"))
 size_x86, size_arm = int(E["LR_SIZE_X86"]), int(E["LR_SIZE_ARM"])
 target(size_x86 < TARGET_SIZE, "x86_64 binary under 48 KiB",
        f"{size_x86:,} bytes ({size_x86 / 1024:.1f} KiB); aarch64 {size_arm:,} bytes ({size_arm / 1024:.1f} KiB)")
@@ -387,25 +397,24 @@ reading = [
     f"the floor per call. Of that, {us(d_kernel)} ({us(c_kernel)} CPU) is what the kernel charges for "
     f"Landlock itself (floor-landlock − floor: the ruleset, three rules, restrict_self, and the command's "
     f"own path walks now checked against the domain) and {us(d_own)} ({us(c_own)} CPU) is the launcher's own "
-    f"(landlock-run − floor-landlock: its larger binary to exec, argument checks, and "
-    f"{calls['lr']} system calls before the command's execve against floor-landlock's {calls['fl']} "
-    f"and the floor's {calls['floor']}).",
-    f"  landlock-run: {fmt_counts(sc['launch.lr'])}.",
-    f"  floor-landlock: {fmt_counts(sc['launch.fl'])}.",
+    f"(landlock-run − floor-landlock: its larger binary to exec, argument checks"
+    + sx(f", and {calls['lr']} system calls before the command's execve against floor-landlock's "
+         f"{calls['fl']} and the floor's {calls['floor']}") + ")."
+    + sx(f"\n  landlock-run: {fmt_counts(sc['launch.lr'])}.\n  floor-landlock: {fmt_counts(sc['launch.fl'])}."),
     f"- **Grants.** Each grant costs landlock-run {us(per_grant['lr'][10000])} at 10,000 grants and "
     f"floor-landlock {us(per_grant['fl'][10000])}; copying the arguments alone (exec of `/bin/true` "
-    f"with the same argv) is {us(argv_10k / 10000)} of it. Per grant landlock-run makes "
-    f"{per_grant_calls['lr']:.1f} system calls "
-    f"({fmt_counts(sc['10k.lr'] - sc['0.lr'], 10000, 6)}); floor-landlock makes "
-    f"{per_grant_calls['fl']:.1f} ({fmt_counts(sc['10k.fl'] - sc['0.fl'], 10000, 6)}). "
-    f"The cost stays linear: each rule is a red-black tree insert (O(log n)) in the kernel, "
+    f"with the same argv) is {us(argv_10k / 10000)} of it. "
+    + sx(f"Per grant landlock-run makes {per_grant_calls['lr']:.1f} system calls "
+         f"({fmt_counts(sc['10k.lr'] - sc['0.lr'], 10000, 6)}); floor-landlock makes "
+         f"{per_grant_calls['fl']:.1f} ({fmt_counts(sc['10k.fl'] - sc['0.fl'], 10000, 6)}). ")
+    + f"The cost stays linear: each rule is a red-black tree insert (O(log n)) in the kernel, "
     f"and landlock_restrict_self merges the ruleset into the new domain once.",
     f"- **Duplicates.** The same directory 10,000 times ends as one rule, but costs landlock-run "
     f"{us(dup_lr / 9999)} per duplicate beyond the argv copy, against {us(dup_fl / 9999)} for "
-    f"floor-landlock (which lets the kernel merge: it ORs the rights of a rule it already has): "
-    f"{per_dup_calls:.1f} system calls per duplicate.",
+    f"floor-landlock (which lets the kernel merge: it ORs the rights of a rule it already has)"
+    + sx(f": {per_dup_calls:.1f} system calls per duplicate") + ".",
     f"- **--probe** costs {ms(probe)}: it forks a child that builds a ruleset, restricts itself and "
-    f"tries the denied operations; {sum(sc['probe.lr'].values())} system calls in all.",
+    f"tries the denied operations" + sx(f"; {sum(sc['probe.lr'].values())} system calls in all") + ".",
 ]
 if perf_launch:
     tot, fl0, fl1, lr1, funcs, faults = perf_launch
