@@ -390,7 +390,7 @@ static void enforce(const struct policy *p, int ruleset)
  * searched (default /usr/local/bin:/bin:/usr/bin when unset), remembering an
  * EACCES and going on. No /bin/sh fallback for scripts without a #! line.
  */
-static void run(const struct policy *p)
+__attribute__((noreturn)) static void run(const struct policy *p)
 {
 	int err;
 
@@ -423,6 +423,7 @@ int main(int argc, char **argv)
 	if (p.probe) {
 		close_grants(&p, ruleset);
 		probe(&p, &out);
+		free(p.grants);
 		out_flush(&out);
 		if (out.failed)
 			die("cannot write to standard output: %s", strerror(errno));
