@@ -76,4 +76,4 @@ bench:
 	scripts/bench.sh
 
 format:
-	clang-format -i $(SRCS) $(HDRS)
+	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/fuzz/*.c tests/fuzz/*.h

@@ -4,8 +4,8 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-@test "launcher sources are clang-formatted (make format fixes them)" {
+@test "C sources are clang-formatted (make format fixes them)" {
 	cd "$BATS_TEST_DIRNAME/.."
-	run clang-format --dry-run -Werror landlock-run.c grants.c probe.c landlock.h landlock-run.h
+	run clang-format --dry-run -Werror landlock-run.c grants.c probe.c landlock.h landlock-run.h tests/*.c tests/fuzz/*.c tests/fuzz/*.h
 	assert_success
 }

@@ -135,7 +135,7 @@ static socklen_t unix_addr(struct sockaddr_un *a, const char *name)
 	if (name[0] == '@')
 		a->sun_path[0] = '\0'; /* abstract: no NUL terminator counted */
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name) +
-	                   (name[0] != '@'));
+			   (name[0] != '@'));
 }
 
 /* Accept and drop connections on fds[0..n) until killed or the alarm. */
