@@ -94,8 +94,9 @@ static void open_grant(struct grant *g)
 {
 	struct stat st;
 
-	/* O_PATH follows symlinks: the target is what gets granted. */
-	g->fd = open(g->path, O_PATH | O_CLOEXEC);
+	/* O_PATH follows symlinks: the target is what gets granted. openat,
+	 * because musl's open() spends an fcntl on O_CLOEXEC for old kernels. */
+	g->fd = openat(AT_FDCWD, g->path, O_PATH | O_CLOEXEC);
 	if (g->fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
 		return;
 	if (g->fd < 0)
@@ -141,13 +142,56 @@ static void merge_grants(struct policy *p)
 	}
 }
 
+static int by_path(const void *a, const void *b)
+{
+	const struct grant *x = *(const struct grant *const *)a;
+	const struct grant *y = *(const struct grant *const *)b;
+	int order = strcmp(x->path, y->path);
+
+	if (order != 0)
+		return order;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * A path given twice is opened once: the first grant takes the union of the
+ * rights, and must exist if either must. The grants keep their command-line
+ * order, so the first bad path on the line is the one reported.
+ */
+static void merge_same_paths(struct policy *p)
+{
+	struct grant *keep = NULL;
+	size_t i;
+
+	for (i = 0; i < p->ngrants; i++)
+		p->by_path[i] = &p->grants[i];
+	qsort(p->by_path, p->ngrants, sizeof *p->by_path, by_path);
+	for (i = 0; i < p->ngrants; i++) {
+		struct grant *g = p->by_path[i];
+
+		if (!keep || strcmp(keep->path, g->path) != 0) {
+			keep = g;
+			continue;
+		}
+		keep->access |= g->access;
+		if (keep->optional && !g->optional) {
+			keep->optional = 0;
+			keep->option = g->option;
+		}
+		g->access = 0;
+	}
+}
+
 void open_grants(struct policy *p)
 {
 	size_t i;
 
 	raise_nofile(p);
+	if (p->ngrants > 1)
+		merge_same_paths(p);
 	for (i = 0; i < p->ngrants; i++)
-		open_grant(&p->grants[i]);
+		if (p->grants[i].access)
+			open_grant(&p->grants[i]);
 	if (p->ngrants > 1)
 		merge_grants(p);
 }
@@ -157,14 +201,14 @@ static void add_port_rules(int ruleset, const struct policy *p)
 	unsigned word, port;
 
 	for (word = 0; word < 65536 / 64; word++) {
-		if (!(p->tcp_bind.bits[word] | p->tcp_connect.bits[word]))
+		if (!(p->tcp_bind->bits[word] | p->tcp_connect->bits[word]))
 			continue;
 		for (port = word * 64; port < word * 64 + 64; port++) {
 			struct landlock_net_port_attr rule = {.port = port};
 
-			if (port_listed(&p->tcp_bind, port))
+			if (port_listed(p->tcp_bind, port))
 				rule.allowed_access |= LANDLOCK_ACCESS_NET_BIND_TCP;
-			if (port_listed(&p->tcp_connect, port))
+			if (port_listed(p->tcp_connect, port))
 				rule.allowed_access |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
 			if (rule.allowed_access &&
 			    landlock_add_rule(ruleset, LANDLOCK_RULE_NET_PORT, &rule, 0))

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -305,11 +306,11 @@ static void apply_option(struct policy *p, int id, const char *arg)
 	case OPT_RW: add_grant(p, "--rw", arg, ACCESS_RW, 0); break;
 	case OPT_RO_TRY: add_grant(p, "--ro-try", arg, ACCESS_RO, 1); break;
 	case OPT_RW_TRY: add_grant(p, "--rw-try", arg, ACCESS_RW, 1); break;
-	case OPT_TCP_BIND: add_ports(&p->tcp_bind, "--tcp-bind", arg); break;
-	case OPT_TCP_CONNECT: add_ports(&p->tcp_connect, "--tcp-connect", arg); break;
+	case OPT_TCP_BIND: add_ports(p->tcp_bind, "--tcp-bind", arg); break;
+	case OPT_TCP_CONNECT: add_ports(p->tcp_connect, "--tcp-connect", arg); break;
 	case OPT_NO_TCP:
-		add_ports(&p->tcp_bind, "--no-tcp", "none");
-		add_ports(&p->tcp_connect, "--no-tcp", "none");
+		add_ports(p->tcp_bind, "--no-tcp", "none");
+		add_ports(p->tcp_connect, "--no-tcp", "none");
 		break;
 	case OPT_SCOPE: p->scopes |= parse_scopes(arg); break;
 	case OPT_LOG_SUBPROCESSES: p->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON; break;
@@ -348,15 +349,35 @@ static void check_command(struct policy *p, int argc, char **argv)
 	p->command = argv + optind;
 }
 
+/*
+ * The one allocation, owned by main: at most one grant per argument, the
+ * scratch list that finds repeated paths, and the two 8 KiB port bitmaps.
+ * An anonymous mapping is zero-filled on first touch, so the bitmaps cost
+ * nothing unless --tcp-* is given, and musl's malloc stays out of the binary.
+ */
+static void allocate(struct policy *p, size_t nargs)
+{
+	struct arena {
+		struct ports tcp_bind, tcp_connect;
+		struct grant grants[];
+	} * arena;
+	size_t size = sizeof *arena + nargs * (sizeof(struct grant) + sizeof(struct grant *));
+
+	arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED)
+		die("cannot allocate the grant list: %s", strerror(errno));
+	p->tcp_bind = &arena->tcp_bind;
+	p->tcp_connect = &arena->tcp_connect;
+	p->grants = arena->grants;
+	p->by_path = (struct grant **)(arena->grants + nargs);
+}
+
 void parse_args(struct policy *p, int argc, char **argv)
 {
 	int c, index;
 
 	memset(p, 0, sizeof *p);
-	/* At most one grant per argument: the only allocation, owned by main. */
-	p->grants = calloc((size_t)argc, sizeof *p->grants);
-	if (!p->grants)
-		die("cannot allocate the grant list: %s", strerror(errno));
+	allocate(p, (size_t)argc);
 	opterr = 0;
 	/* '+': stop at the first non-option; ':': report a missing argument. */
 	for (;;) {
@@ -423,7 +444,6 @@ int main(int argc, char **argv)
 	if (p.probe) {
 		close_grants(&p, ruleset);
 		probe(&p, &out);
-		free(p.grants);
 		out_flush(&out);
 		if (out.failed)
 			die("cannot write to standard output: %s", strerror(errno));

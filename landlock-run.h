@@ -32,7 +32,7 @@ enum exit_status {
 struct grant {
 	const char *option; /* "--ro", "--rw-try", ... as the user wrote it */
 	const char *path;
-	uint64_t access; /* ACCESS_RO or ACCESS_RW, or their union after merging */
+	uint64_t access; /* ACCESS_RO, ACCESS_RW, their union, or 0 once merged */
 	int optional;	 /* a -try grant: a missing path is skipped */
 	size_t index;	 /* position on the command line */
 	int fd;		 /* O_PATH descriptor, -1 when skipped or merged */
@@ -49,9 +49,10 @@ struct ports {
 struct policy {
 	/* What the user asked for. */
 	struct grant *grants;
+	struct grant **by_path; /* scratch: the grants sorted by path */
 	size_t ngrants;
 	int reads_handled; /* any --ro or --ro-try grant */
-	struct ports tcp_bind, tcp_connect;
+	struct ports *tcp_bind, *tcp_connect;
 	uint64_t scopes;
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */

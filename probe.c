@@ -146,11 +146,11 @@ void settle_abi(struct policy *p)
 	if (p->abi_limit && p->abi_limit < p->abi)
 		p->abi = p->abi_limit;
 	level = &abi_levels[p->abi];
-	if (p->tcp_bind.option)
-		require(p, p->tcp_bind.option, "",
+	if (p->tcp_bind->option)
+		require(p, p->tcp_bind->option, "",
 			first_abi_with(0, LANDLOCK_ACCESS_NET_BIND_TCP, 0, 0));
-	if (p->tcp_connect.option)
-		require(p, p->tcp_connect.option, "",
+	if (p->tcp_connect->option)
+		require(p, p->tcp_connect->option, "",
 			first_abi_with(0, LANDLOCK_ACCESS_NET_CONNECT_TCP, 0, 0));
 	require_each(p, scope_names, p->scopes, "--scope ", first_abi_with(0, 0, SCOPE_ALL, 0));
 	require_each(p, log_names, p->log_flags, "", first_abi_with(0, 0, 0, LOG_ALL));
@@ -158,9 +158,9 @@ void settle_abi(struct policy *p)
 		require(p, "--strict", " (every filesystem right enforced)", ABI_FULL);
 
 	p->handled.handled_access_fs = p->reads_handled ? level->fs : level->fs & ~FS_READ_SIDE;
-	if (p->tcp_bind.option)
+	if (p->tcp_bind->option)
 		p->handled.handled_access_net |= LANDLOCK_ACCESS_NET_BIND_TCP;
-	if (p->tcp_connect.option)
+	if (p->tcp_connect->option)
 		p->handled.handled_access_net |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	p->handled.scoped = p->scopes;
 }
@@ -244,9 +244,9 @@ void print_policy(const struct policy *p)
 	outf(&o, "\nlandlock-run policy: fs_unrestricted=");
 	print_names(&o, fs_names, abi_levels[p->abi].fs & ~fs, 0);
 	outf(&o, "\nlandlock-run policy: tcp_bind=");
-	print_ports(&o, &p->tcp_bind);
+	print_ports(&o, p->tcp_bind);
 	outf(&o, "\nlandlock-run policy: tcp_connect=");
-	print_ports(&o, &p->tcp_connect);
+	print_ports(&o, p->tcp_connect);
 	outf(&o, "\nlandlock-run policy: scopes=");
 	print_names(&o, scope_names, p->scopes, 0);
 	outf(&o, "\nlandlock-run policy: log=");

@@ -54,6 +54,7 @@
 #undef malloc
 #undef realloc
 #undef free
+#undef mmap
 #undef main
 
 int lr_main(int argc, char **argv);
@@ -366,6 +367,19 @@ void lr_fuzz_free(void *ptr)
 	if (ptr)
 		track(ptr, NULL);
 	free(ptr);
+}
+
+/* The launcher maps its one arena anonymously; model it as a tracked calloc
+ * so the harness releases it after the run like any other allocation. */
+void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *p;
+
+	if (addr || fd != -1 || off || prot != (PROT_READ | PROT_WRITE) ||
+	    flags != (MAP_PRIVATE | MAP_ANONYMOUS))
+		finding("mmap other than a private anonymous read-write mapping");
+	p = lr_fuzz_calloc(1, len);
+	return p ? p : MAP_FAILED;
 }
 
 /* ---- the stand-in for the Landlock system calls -------------------------- */

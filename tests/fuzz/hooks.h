@@ -12,6 +12,7 @@
 
 #define _GNU_SOURCE /* identical to the launcher's own definition */
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -27,6 +28,7 @@ void *lr_fuzz_calloc(size_t n, size_t size);
 void *lr_fuzz_malloc(size_t size);
 void *lr_fuzz_realloc(void *ptr, size_t size);
 void lr_fuzz_free(void *ptr);
+void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 
 #define exit	lr_fuzz_exit
 #define _exit	lr_fuzz__exit
@@ -38,6 +40,7 @@ void lr_fuzz_free(void *ptr);
 #define malloc	lr_fuzz_malloc
 #define realloc lr_fuzz_realloc
 #define free	lr_fuzz_free
+#define mmap	lr_fuzz_mmap
 #define main	lr_main
 
 #endif
