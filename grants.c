@@ -237,7 +237,9 @@ int build_ruleset(const struct policy *p)
 			die("cannot add the rule for %s path %s: %s", g->option, g->path,
 			    strerror(errno));
 	}
-	add_port_rules(ruleset, p);
+	/* Untouched bitmaps stay unmapped: reading them would fault in 16 KiB. */
+	if (p->handled.handled_access_net)
+		add_port_rules(ruleset, p);
 	return ruleset;
 }
 

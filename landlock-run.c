@@ -431,7 +431,6 @@ __attribute__((noreturn)) static void run(const struct policy *p)
 int main(int argc, char **argv)
 {
 	struct policy p;
-	struct out out = {.fd = STDOUT_FILENO};
 	int ruleset;
 
 	parse_args(&p, argc, argv);
@@ -442,6 +441,9 @@ int main(int argc, char **argv)
 	if (p.verbose)
 		print_policy(&p);
 	if (p.probe) {
+		/* Here, not at the top: a run need not clear 4 KiB of buffer. */
+		struct out out = {.fd = STDOUT_FILENO};
+
 		close_grants(&p, ruleset);
 		probe(&p, &out);
 		out_flush(&out);
