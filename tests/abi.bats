@@ -11,7 +11,7 @@ setup_file() {
 }
 
 setup() {
-	need_landlock
+	require_landlock
 	cd "$BATS_TEST_TMPDIR" || return
 	mkdir a b out
 	echo hello >out/file

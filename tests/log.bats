@@ -29,7 +29,7 @@ teardown_file() {
 }
 
 setup() {
-	need_landlock
+	require_landlock
 	require_abi 7
 	cd "$BATS_TEST_TMPDIR" || return
 	mkdir work out

@@ -20,7 +20,7 @@ teardown_file() {
 }
 
 setup() {
-	need_landlock
+	require_landlock
 	require_abi 4
 	cd "$BATS_TEST_TMPDIR" || return
 	# Two ports nobody listens on, for bind; checked free without the sandbox.

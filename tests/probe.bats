@@ -10,7 +10,7 @@ setup_file() {
 }
 
 setup() {
-	need_landlock
+	require_landlock
 	cd "$BATS_TEST_TMPDIR" || return
 }
 

@@ -22,7 +22,7 @@ teardown_file() {
 }
 
 setup() {
-	need_landlock
+	require_landlock
 	require_abi 6
 	cd "$BATS_TEST_TMPDIR" || return
 	# The signal target: a process outside the sandbox.

@@ -43,12 +43,6 @@ stop_servers() {
 	rm -f "$BATS_FILE_TMPDIR/servers"
 }
 
-# need_landlock: require_landlock (helpers.bash) on the cached answer, for
-# setup(): asking python once per test costs more than the tests.
-need_landlock() {
-	[ "$KABI" -gt 0 ] 2>/dev/null || skip "this kernel has no usable Landlock ($KABI)"
-}
-
 # require_abi N: skip where the kernel's own ABI is below N (never on ABI 7).
 require_abi() {
 	[ "$KABI" -ge "$1" ] 2>/dev/null || skip "needs Landlock ABI $1, the kernel has $KABI"
