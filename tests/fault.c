@@ -49,6 +49,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../landlock.h" /* the syscall numbers and flags the launcher uses */
+
 #if defined(__x86_64__)
 #define ARCH_NR AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
@@ -67,17 +69,6 @@
 #ifndef __NR_openat2
 #define __NR_openat2 437
 #endif
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
-#ifndef __NR_landlock_add_rule
-#define __NR_landlock_add_rule 445
-#endif
-#ifndef __NR_landlock_restrict_self
-#define __NR_landlock_restrict_self 446
-#endif
-#define LANDLOCK_CREATE_RULESET_VERSION 1U
-#define LANDLOCK_CREATE_RULESET_ERRATA	2U
 
 #define EXIT_HELPER  99
 #define MAX_SYSCALLS 8
