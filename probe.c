@@ -456,7 +456,11 @@ static void self_test_child(const struct policy *p, int out)
 		for (i = 0; i < NCHECKS; i++) {
 			if (!(wanted & 1U << i) || (v.unprovable & 1U << i))
 				continue;
-			if (checks[i].attempt(&env) == 0 || errno != checks[i].expect) {
+			if (checks[i].attempt(&env) == 0) {
+				v.failed = i; /* failed_errno 0: not denied at all */
+				break;
+			}
+			if (errno != checks[i].expect) {
 				v.failed = i;
 				v.failed_errno = errno;
 				break;

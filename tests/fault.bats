@@ -128,6 +128,21 @@ assert_refused() {
 	assert_refused "self-test: cannot enforce a ruleset: "
 }
 
+# The case a syscall-only probe gets wrong: a kernel that accepts every
+# Landlock call (restrict_self answers 0 without running) but enforces
+# nothing. The probe must see the operations succeed and refuse to say
+# "enforced"; errno 0 here is seccomp's "return 0, skip the call".
+@test "a kernel that accepts restrict_self but enforces nothing fails the probe" {
+	run --separate-stderr "$FAULT" landlock_restrict_self 0 -- "$LR" --probe
+	assert_refused "self-test: read_dir was not denied: the kernel does not enforce Landlock"
+	run --separate-stderr "$FAULT" landlock_restrict_self 0 -- "$LR" --probe --json
+	assert_refused "self-test: read_dir was not denied"
+	# The same with TCP and scopes requested: no line claims enforcement.
+	run --separate-stderr "$FAULT" landlock_restrict_self 0 -- \
+		"$LR" --probe --tcp-connect 443 --scope signal,abstract-unix
+	assert_refused "self-test: read_dir was not denied"
+}
+
 # The helper sets no_new_privs itself (to install the filter), so its filter
 # answers the launcher's prctl(PR_SET_NO_NEW_PRIVS) with the errno.
 @test "prctl(PR_SET_NO_NEW_PRIVS) EPERM gives 125 and the command never runs" {
