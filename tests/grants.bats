@@ -188,6 +188,25 @@ write_denied() {
 	done
 }
 
+@test "of several missing paths, the first on the command line is the one reported" {
+	# Sorted by path, /z-missing would come last; the report follows the line.
+	run -125 --separate-stderr "$LR" --rw "$d" --ro /z-missing --ro /a-missing -- touch "$d/ran"
+	assert_one_launcher_line
+	assert_equal "$stderr" "landlock-run: cannot open --ro path /z-missing: No such file or directory"
+	assert_not_exist "$d/ran"
+}
+
+@test "a path given as --ro-try and --rw is required: missing, it fails naming --rw" {
+	run -125 --separate-stderr "$LR" --ro-try "$d/missing" --rw "$d/missing" -- touch "$d/ran"
+	assert_one_launcher_line
+	[[ $stderr == *"cannot open --rw path $d/missing: No such file or directory" ]] || fail "$stderr"
+	assert_not_exist "$d/ran"
+	# Both optional: skipped, and the command runs.
+	run --separate-stderr "$LR" --ro / --ro-try "$d/missing" --rw-try "$d/missing" --rw "$d" -- touch "$d/ran"
+	assert_success
+	assert_exist "$d/ran"
+}
+
 @test "a path with a newline in a failure line stays one line" {
 	run -125 --separate-stderr "$LR" --rw $'/missing\nlandlock-run: forged' -- true
 	assert_one_launcher_line
