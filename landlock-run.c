@@ -232,14 +232,20 @@ void fail(int status, const char *fmt, ...)
 	exit(status);
 }
 
+/* What a consumer reads from stdout must arrive whole, or the status says not. */
+static void flush_stdout(struct out *o)
+{
+	out_flush(o);
+	if (o->failed)
+		die("cannot write to standard output: %s", strerror(errno));
+}
+
 static void print_stdout(const char *text)
 {
 	struct out o = {.fd = STDOUT_FILENO};
 
 	outf(&o, "%s", text);
-	out_flush(&o);
-	if (o.failed)
-		die("cannot write to standard output: %s", strerror(errno));
+	flush_stdout(&o);
 }
 
 /* The text of the option getopt_long just returned, as the user wrote it. */
@@ -446,9 +452,7 @@ int main(int argc, char **argv)
 
 		close_grants(&p, ruleset);
 		probe(&p, &out);
-		out_flush(&out);
-		if (out.failed)
-			die("cannot write to standard output: %s", strerror(errno));
+		flush_stdout(&out);
 		return 0;
 	}
 	enforce(&p, ruleset);

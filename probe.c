@@ -515,18 +515,17 @@ static void judge(const struct verdict *v)
 		    "inaccessible before the sandbox");
 }
 
+/* The proven checks, as a list of names like any other. */
 static void print_checks(struct out *o, uint32_t mask, int json)
 {
-	const char *sep = "";
+	struct name names[NCHECKS + 1] = {{0, NULL}};
 	int i;
 
-	outf(o, "%s", json ? "[" : "");
-	for (i = 0; i < NCHECKS; i++)
-		if (mask & 1U << i) {
-			outf(o, json ? "%s\"%s\"" : "%s%s", sep, checks[i].name);
-			sep = ",";
-		}
-	outf(o, "%s", json ? "]" : "");
+	for (i = 0; i < NCHECKS; i++) {
+		names[i].bit = 1U << i;
+		names[i].name = checks[i].name;
+	}
+	print_names(o, names, mask, json);
 }
 
 static void report_text(struct out *o, const struct policy *p, const struct verdict *v, long errata)
