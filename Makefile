@@ -49,7 +49,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/landlock-run $(DESTDIR)$(MANDIR)/man1/landlock-run.1
 
 clean:
-	rm -rf build landlock-run dist npm/*/bin/landlock-run npm/*/manifest.json
+	rm -rf build landlock-run dist npm/*/bin/landlock-run npm/*/manifest.json npm/*/LICENSE \
+		npm/landlock-run/landlock-run.1
 
 setup:
 	scripts/setup.sh

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # scripts/npm-pack.sh (make npm): build the launcher for every platform/*.env target, put
 # each binary and its manifest into npm/<env name>/, `npm pack` the platform packages and
-# the entry package npm/landlock-run into dist/npm/, then run the pack gate on the
-# tarballs. Tarballs the gate refuses are moved to dist/npm/rejected/ so they cannot be
-# published by mistake. Ends with the gate's "N passed, N failed" line.
+# the entry package npm/landlock-run into dist/npm/ (each with LICENSE, the entry with the
+# man page), then run the pack gate on the tarballs; it records their sha256 in
+# dist/npm/SHA256SUMS. Tarballs the gate refuses are moved to dist/npm/rejected/ so they
+# cannot be published by mistake. Ends with the gate's "N passed, N failed" line.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 . "$here/lib.sh"
 cd "$root"
 
-command -v node >/dev/null || need_packages nodejs
-command -v npm >/dev/null || need_packages npm
+for tool in node npm; do
+	command -v $tool >/dev/null || { echo "npm-pack: $tool is missing (make setup installs it)" >&2; exit 1; }
+done
 version=$(cat VERSION)
 out=dist/npm
 
@@ -33,12 +35,14 @@ for name in "${names[@]}"; do
 	arch=$(platform_var "$env" ARCH)
 	make -s ARCH="$arch" >&2
 	dir=npm/$name
+	install -m 0644 LICENSE "$dir/LICENSE"
 	install -D -m 0755 "build/$arch/landlock-run" "$dir/bin/landlock-run"
 	sha=$(sha256sum "$dir/bin/landlock-run")
 	printf '{\n  "binary": "bin/landlock-run",\n  "arch": "%s",\n  "elfMachine": %s,\n  "sha256": "%s"\n}\n' \
 		"$arch" "$(platform_var "$env" ELF_MACHINE)" "${sha%% *}" >"$dir/manifest.json"
 done
 
+install -m 0644 LICENSE landlock-run.1 npm/landlock-run/
 rm -rf "$out"
 mkdir -p "$out"
 tarballs=()
@@ -49,7 +53,7 @@ for dir in "${names[@]/#/npm/}" npm/landlock-run; do
 	echo "npm-pack: $out/$file" >&2
 done
 
-if ! "$here/npm-gate.sh" "${tarballs[@]}"; then
+if ! node "$here/npm-gate.mjs" --sums "$out/SHA256SUMS" "${tarballs[@]}"; then
 	mkdir -p "$out/rejected"
 	mv "${tarballs[@]}" "$out/rejected/"
 	echo "npm-pack: the gate refused the tarballs; moved them to $out/rejected/" >&2

@@ -9,9 +9,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 . "$here/lib.sh"
 
-command -v node >/dev/null || need_packages nodejs
-command -v npm >/dev/null || need_packages npm
-command -v python3 >/dev/null || need_packages python3
+for tool in node npm python3; do
+	command -v $tool >/dev/null || { echo "npm-rehearsal: $tool is missing (make setup installs it)" >&2; exit 1; }
+done
 dist=${1:-$root/dist/npm}
 [ -d "$dist" ] || { echo "npm-rehearsal: no $dist (run make npm)" >&2; echo "0 passed, 1 failed"; exit 1; }
 dist=$(cd "$dist" && pwd)
@@ -27,7 +27,8 @@ for env in "$root"/platform/*.env; do
 	fi
 done
 # qemu-user has no Landlock: the foreign binary under it is a kernel without Landlock
-[ -z "$foreign_run" ] || command -v "$foreign_run" >/dev/null || need_packages qemu-user-static
+[ -z "$foreign_run" ] || command -v "$foreign_run" >/dev/null ||
+	{ echo "npm-rehearsal: $foreign_run is missing (make setup installs it)" >&2; exit 1; }
 missing=()
 for t in "landlock-run-$version.tgz" "landlock-run-$native-$version.tgz" "landlock-run-$foreign-$version.tgz"; do
 	[ -f "$dist/$t" ] || missing+=("$t")

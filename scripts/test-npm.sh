@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # scripts/test-npm.sh (part of make test): the npm package family end to end.
+# Tools come from scripts/setup.sh (group npm), which make test runs first.
 #   1. make npm (scripts/npm-pack.sh): build both binaries, pack, run the pack gate;
 #   2. node --test: the entry API's unit tests (fake launchers), the gate's own tests
 #      (broken tarballs it must refuse) and bump-version.sh's;
@@ -8,10 +9,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-. "$here/lib.sh"
 cd "$root" || exit 1
-command -v node >/dev/null || need_packages nodejs
-command -v npm >/dev/null || need_packages npm
 
 total_pass=0 total_fail=0
 log=$(mktemp)

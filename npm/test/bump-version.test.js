@@ -14,7 +14,7 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function scratch() {
 	const d = mkdtempSync(join(tmpdir(), 'landlock-run-bump-'));
 	dirs.push(d);
-	for (const p of ['VERSION', 'platform', 'scripts/bump-version.sh', 'scripts/lib.sh', 'npm/landlock-run/package.json',
+	for (const p of ['VERSION', 'platform', 'scripts/bump-version.sh', 'scripts/write-packages.mjs', 'scripts/platforms.mjs', 'npm/landlock-run/package.json',
 		'npm/linux-x64/package.json', 'npm/linux-arm64/package.json']) {
 		cpSync(join(root, p), join(d, p), { recursive: true });
 	}

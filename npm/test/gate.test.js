@@ -1,4 +1,4 @@
-// The pack gate (scripts/npm-gate.sh) against known-good and deliberately broken
+// The pack gate (scripts/npm-gate.mjs) against known-good and deliberately broken
 // tarballs. The good platform packages carry a tiny static stand-in binary built with each
 // platform/*.env compiler (it prints `landlock-run VERSION` for --version), so these tests
 // do not depend on the launcher; each breakage must fail exactly the checks named.
@@ -6,24 +6,23 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-	appendFileSync, chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync,
-	readdirSync, rmSync, unlinkSync, writeFileSync,
+	appendFileSync, chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
+	rmSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
+import { hostPlatform, readPlatforms } from '../../scripts/platforms.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-const gate = join(root, 'scripts', 'npm-gate.sh');
+const gate = join(root, 'scripts', 'npm-gate.mjs');
 const VERSION = readFileSync(join(root, 'VERSION'), 'utf8').trim();
 const work = mkdtempSync(join(tmpdir(), 'landlock-run-gate-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const envs = Object.fromEntries(readdirSync(join(root, 'platform')).filter((f) => f.endsWith('.env'))
-	.map((f) => [f.slice(0, -4), Object.fromEntries(readFileSync(join(root, 'platform', f), 'utf8')
-		.split('\n').map((l) => l.match(/^([A-Z_][A-Z0-9_]*)=(.*)$/)).filter(Boolean).map((m) => [m[1], m[2]]))]));
-const host = Object.keys(envs).find((n) => envs[n].ARCH === process.arch.replace('x64', 'x86_64').replace('arm64', 'aarch64'));
+const envs = readPlatforms(root);
+const host = hostPlatform(envs);
 
 const sh = (cmd, args, opts = {}) => {
 	const r = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -53,6 +52,8 @@ function stagePlatform(name) {
 	const dir = join(work, `stage-${stage++}`, 'package');
 	mkdirSync(join(dir, 'bin'), { recursive: true });
 	copyFileSync(join(root, 'npm', name, 'package.json'), join(dir, 'package.json'));
+	copyFileSync(join(root, 'npm', name, 'README.md'), join(dir, 'README.md'));
+	copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
 	copyFileSync(stubs[name], join(dir, 'bin', 'landlock-run'));
 	chmodSync(join(dir, 'bin', 'landlock-run'), 0o755);
 	writeManifest(dir, name);
@@ -68,6 +69,7 @@ function stageEntry() {
 	const dir = join(work, `stage-${stage++}`, 'package');
 	mkdirSync(dirname(dir), { recursive: true });
 	cpSync(join(root, 'npm', 'landlock-run'), dir, { recursive: true, filter: (s) => !s.includes('/test') });
+	for (const doc of ['LICENSE', 'landlock-run.1']) copyFileSync(join(root, doc), join(dir, doc));
 	return dir;
 }
 function editJson(file, edit) {
@@ -84,7 +86,7 @@ const tarballName = (name) => name === 'landlock-run' ? `landlock-run-${VERSION}
 
 /** Run the gate; returns { status, failed: [check labels that failed], out }. */
 function runGate(tarballs) {
-	const r = spawnSync('bash', [gate, ...tarballs], { encoding: 'utf8' });
+	const r = spawnSync(process.execPath, [gate, ...tarballs], { encoding: 'utf8' });
 	const failed = r.stdout.split('\n').filter((l) => l.startsWith('not ok '))
 		.map((l) => l.replace(/^not ok \d+ - [^:]+: /, ''));
 	return { status: r.status, failed, out: r.stdout + r.stderr };
@@ -114,6 +116,17 @@ test('control: the good tarballs pass, and the gate says how many checks ran', (
 	assert.equal(r.status, 0, r.out);
 	assert.match(r.out, /\n(\d+) passed, 0 failed\n$/);
 	assert.ok(Number(r.out.match(/\n(\d+) passed/)[1]) > 30);
+});
+
+test('control: --sums records the sha256 of exactly the tarballs that passed, and only when all passed', () => {
+	const sums = join(work, 'SHA256SUMS');
+	const r = spawnSync(process.execPath, [gate, '--sums', sums, ...all()], { encoding: 'utf8' });
+	assert.equal(r.status, 0, r.stdout + r.stderr);
+	assert.equal(readFileSync(sums, 'utf8'), all().map((f) => `${sha256(f)}  ${f.slice(f.lastIndexOf('/') + 1)}\n`).join(''));
+	const bad = join(work, 'bad.tgz');
+	writeFileSync(bad, 'not gzip');
+	assert.equal(spawnSync(process.execPath, [gate, '--sums', sums, ...all(), bad]).status, 1);
+	assert.ok(!existsSync(sums), 'a failed gate left a record');
 });
 
 test('control: each platform tarball passes alone', () => {
@@ -212,6 +225,29 @@ test('refused: wrong cpu, a libc field, scripts, JavaScript', () => {
 	dir = stagePlatform(native());
 	writeFileSync(join(dir, 'install.js'), '');
 	refuses([pack(dir, tarballName(native()))], /no JavaScript/, /only the binary/);
+});
+
+test('refused: no LICENSE, another license, no README (every package)', () => {
+	for (const name of [native(), 'landlock-run']) {
+		const stageAny = () => (name === 'landlock-run' ? stageEntry() : stagePlatform(name));
+		const others = all().filter((f) => !f.endsWith(tarballName(name)));
+		for (const edit of [(d) => unlinkSync(join(d, 'LICENSE')), (d) => unlinkSync(join(d, 'README.md')),
+			(d) => editJson(join(d, 'package.json'), (p) => { p.license = 'UNLICENSED'; })]) {
+			const dir = stageAny();
+			edit(dir);
+			refuses([...others, pack(dir, tarballName(name))], /license MIT, LICENSE and README\.md shipped/);
+		}
+	}
+});
+
+test('refused: entry package without its man page', () => {
+	const others = all().filter((f) => !f.endsWith(tarballName('landlock-run')));
+	let dir = stageEntry();
+	unlinkSync(join(dir, 'landlock-run.1'));
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /man page/);
+	dir = stageEntry();
+	editJson(join(dir, 'package.json'), (p) => { delete p.man; });
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /man page/);
 });
 
 test('refused: not a tarball', () => {

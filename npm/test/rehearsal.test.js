@@ -27,7 +27,7 @@ function project(name) {
 	const dir = join(LR_WORK, name);
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(join(dir, 'package.json'), JSON.stringify({
-		name: `rehearsal-${name}`, private: true,
+		name: `rehearsal-${name}`, version: '0.0.0', private: true,
 		overrides: Object.fromEntries([LR_NATIVE, LR_FOREIGN].map((p) => [`@landlock-run/${p}`, `file:${tarball(p)}`])),
 	}, null, 2));
 	return dir;
@@ -47,6 +47,15 @@ test('npm install --offline of the entry tarball installs it and this machine\'s
 	assert.equal(lock.packages[`node_modules/@landlock-run/${LR_FOREIGN}`]?.optional, true,
 		'the foreign package was resolved (and skipped for its cpu), not lost');
 	lr = await importIn(app);
+});
+
+test('npm sbom: every landlock-run package declares the MIT license; the man page is installed', () => {
+	const r = npm(app, ['sbom', '--sbom-format', 'spdx']);
+	assert.equal(r.status, 0, r.stderr);
+	const licenses = Object.fromEntries(JSON.parse(r.stdout).packages.map((p) => [p.name, p.licenseDeclared]));
+	assert.deepEqual(licenses, { 'rehearsal-app': 'NOASSERTION', 'landlock-run': 'MIT', [`@landlock-run/${LR_NATIVE}`]: 'MIT' });
+	const man = join(app, 'node_modules', 'landlock-run', 'landlock-run.1');
+	assert.ok(readFileSync(man, 'utf8').includes('\n.Os Linux\n'), man);
 });
 
 test('launcherPath(): exists, executable, byte-identical to the tested build', () => {

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// scripts/npm-gate.mjs [--sums FILE] TARBALL...: the pack gate. Reads each npm tarball as
+// packed and refuses anything that must not be published:
+//   platform package (@landlock-run/<platform/*.env name>): bin/landlock-run, mode 0755, an
+//     ELF of the right class and machine, static, within the size budget, sha256 equal to
+//     manifest.json's, `--version` equal to VERSION; os/cpu from the platform entry; no
+//     libc field, scripts, dependencies or JavaScript;
+//   entry package (landlock-run): the API with its declarations, the bin, the man page, no
+//     install scripts, one exact-version optionalDependency per platform entry, nothing else.
+// Every package: version equal to VERSION, license MIT, README.md and LICENSE shipped.
+// Prints one line per check and the sha256 of each tarball, ends with "N passed, N failed",
+// exits 1 when any check failed. With --sums FILE and no failure, writes those sha256s to
+// FILE in sha256sum(1) format: the record of exactly what was checked.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { elfFacts } from './elf.mjs';
+import { readPlatforms } from './platforms.mjs';
+import { readTarball } from './tarball.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const VERSION = readFileSync(join(root, 'VERSION'), 'utf8').trim();
+const platforms = readPlatforms(root);
+// Size budgets when platform/*.env has no SIZE_BUDGET. aarch64: the default 64 KiB
+// max-page-size (kept so the binary loads on 16K/64K-page kernels) puts the RW segment just
+// below the next 64 KiB boundary, so even a static "hello" is ~65 KiB and the size moves in
+// 64 KiB steps: 72 KiB means the code fits the first 64 KiB and the data in 8 KiB.
+const DEFAULT_BUDGET = { x86_64: 48 * 1024, aarch64: 72 * 1024 };
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
+const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies'];
+const ENTRY_API = ['launcherPath', 'grantArgs', 'command', 'probe', 'isLauncherFailure', 'SCOPES'];
+
+let passed = 0;
+let failed = 0;
+function check(label, ok, why = '') {
+	if (ok) passed++;
+	else failed++;
+	console.log(`${ok ? 'ok' : 'not ok'} ${passed + failed} - ${label}${ok || !why ? '' : `: ${why}`}`);
+	return ok;
+}
+
+/** Files of a package (names without "package/") -> member. */
+const filesOf = (members) => new Map([...members].filter(([n, m]) => m.type === 'file' && n.startsWith('package/'))
+	.map(([n, m]) => [n.slice('package/'.length), m]));
+
+function gateCommon(tag, pkg, files) {
+	check(`${tag}: version ${pkg.version} equals VERSION (${VERSION})`, pkg.version === VERSION);
+	check(`${tag}: license MIT, LICENSE and README.md shipped`,
+		pkg.license === 'MIT' && files.has('LICENSE') && files.has('README.md'),
+		`license ${JSON.stringify(pkg.license)}, files ${[...files.keys()].join(' ')}`);
+}
+
+function runVersion(file, env) {
+	const foreign = env.ARCH !== { x64: 'x86_64', arm64: 'aarch64' }[process.arch];
+	if (foreign && !env.QEMU_USER) return { error: `cannot run an ${env.ARCH} binary here (no QEMU_USER)` };
+	const [cmd, ...args] = foreign ? [env.QEMU_USER, file, '--version'] : [file, '--version'];
+	return spawnSync(cmd, args, { encoding: 'utf8', timeout: 60000 });
+}
+
+function gatePlatform(tag, pkg, name, files, scratch) {
+	const env = platforms[name];
+	const machine = Number(env.ELF_MACHINE);
+	check(`${tag}: os is ["linux"] and cpu is ["${env.NPM_CPU}"] (platform/${name}.env)`,
+		JSON.stringify(pkg.os) === JSON.stringify([name.split('-')[0]]) && JSON.stringify(pkg.cpu) === JSON.stringify([env.NPM_CPU]),
+		`os=${JSON.stringify(pkg.os)} cpu=${JSON.stringify(pkg.cpu)}`);
+	check(`${tag}: no libc field (the binary is static)`, !('libc' in pkg));
+	check(`${tag}: no scripts`, !pkg.scripts, `scripts=${JSON.stringify(pkg.scripts)}`);
+	check(`${tag}: no dependencies`, ![...DEPENDENCY_FIELDS, 'optionalDependencies'].some((k) => pkg[k]));
+	const names = [...files.keys()];
+	check(`${tag}: no JavaScript`, !names.some((f) => /\.(c|m)?js$|\.node$/.test(f)), `files ${names.join(' ')}`);
+	const allowed = ['package.json', 'manifest.json', 'bin/landlock-run', 'README.md', 'LICENSE'];
+	const extra = names.filter((f) => !allowed.includes(f));
+	check(`${tag}: only the binary, its manifest and docs`, extra.length === 0, `unexpected ${extra.join(' ')}`);
+	const member = files.get('bin/landlock-run');
+	if (!check(`${tag}: bin/landlock-run present, a regular file`, member !== undefined, 'missing')) return;
+	check(`${tag}: bin/landlock-run mode 0755 in the tarball`, member.mode === 0o755, `mode ${member.mode.toString(8).padStart(4, '0')}`);
+	const elf = elfFacts(member.data);
+	if (!check(`${tag}: bin/landlock-run is an ELF`, !elf.error, elf.error)) return;
+	check(`${tag}: ELF class 64, little-endian`, elf.bits === 64 && elf.little, `class ${elf.bits}, little-endian ${elf.little}`);
+	check(`${tag}: ELF machine ${machine} (${env.ARCH})`, elf.machine === machine, `machine ${elf.machine}`);
+	check(`${tag}: executable, static: no PT_INTERP, no PT_DYNAMIC`, elf.type === 2 && elf.dynamic.length === 0,
+		`e_type ${elf.type}, has ${elf.dynamic.join(' ')} (dynamic)`);
+	const budget = env.SIZE_BUDGET ? Number(env.SIZE_BUDGET) : DEFAULT_BUDGET[env.ARCH];
+	check(`${tag}: size within the ${env.ARCH} budget`, budget !== undefined && member.data.length <= budget,
+		`${member.data.length} bytes, budget ${budget} bytes`);
+	let manifest = {};
+	try {
+		manifest = JSON.parse(files.get('manifest.json')?.data ?? '');
+	} catch (e) {
+		check(`${tag}: manifest.json readable`, false, e.message);
+	}
+	const sha = createHash('sha256').update(member.data).digest('hex');
+	check(`${tag}: sha256 equals manifest.json`, manifest.sha256 === sha, `binary ${sha}, manifest ${manifest.sha256}`);
+	check(`${tag}: manifest names bin/landlock-run, ${env.ARCH}, machine ${machine}`,
+		manifest.binary === 'bin/landlock-run' && manifest.arch === env.ARCH && manifest.elfMachine === machine,
+		JSON.stringify(manifest));
+	const file = join(scratch, 'landlock-run');
+	writeFileSync(file, member.data, { mode: member.mode });
+	const r = runVersion(file, env);
+	const want = `landlock-run ${VERSION}`;
+	check(`${tag}: \`landlock-run --version\` prints "${want}"`, r.status === 0 && r.stdout.trim() === want,
+		r.error ? String(r.error) : `status ${r.status}, stdout ${JSON.stringify(r.stdout.trim())}, stderr ${JSON.stringify(r.stderr.trim().slice(0, 200))}`);
+}
+
+function gateEntry(tag, pkg, files, scratch, gated) {
+	const scripts = pkg.scripts ?? {};
+	check(`${tag}: no install scripts`, !INSTALL_SCRIPTS.some((k) => k in scripts), `scripts=${JSON.stringify(scripts)}`);
+	check(`${tag}: ESM (type module) with index.js`, pkg.type === 'module' && files.has('index.js'), `type=${pkg.type}`);
+	check(`${tag}: TypeScript declarations index.d.ts present and declared`,
+		files.has('index.d.ts') && pkg.types?.replace(/^\.\//, '') === 'index.d.ts', `types=${pkg.types}`);
+	const launcher = files.get(pkg.bin?.['landlock-run']?.replace(/^\.\//, '') ?? '');
+	check(`${tag}: bin landlock-run present with a node shebang`,
+		launcher !== undefined && launcher.data.toString().startsWith('#!/usr/bin/env node'), `bin=${JSON.stringify(pkg.bin)}`);
+	check(`${tag}: man page landlock-run.1 shipped and declared`,
+		files.has('landlock-run.1') && JSON.stringify(pkg.man) === '["./landlock-run.1"]', `man=${JSON.stringify(pkg.man)}`);
+	const optional = pkg.optionalDependencies ?? {};
+	const wantOptional = Object.fromEntries(Object.keys(platforms).map((n) => [`@landlock-run/${n}`, VERSION]));
+	check(`${tag}: optionalDependencies are exactly the platform packages at ${VERSION}`,
+		JSON.stringify(optional) === JSON.stringify(wantOptional), `got ${JSON.stringify(optional)}, want ${JSON.stringify(wantOptional)}`);
+	check(`${tag}: no other dependencies`, !DEPENDENCY_FIELDS.some((k) => pkg[k]));
+	for (const [name, member] of files) {
+		mkdirSync(dirname(join(scratch, name)), { recursive: true });
+		writeFileSync(join(scratch, name), member.data);
+	}
+	const js = [...files.keys()].filter((f) => f.endsWith('.js'));
+	const bad = js.filter((f) => spawnSync(process.execPath, ['--check', join(scratch, f)]).status !== 0);
+	check(`${tag}: JavaScript parses (node --check)`, js.length > 0 && bad.length === 0, `bad ${bad.join(' ')}`);
+	for (const [file, api] of [['index.js', ENTRY_API]]) {
+		const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(process.argv[1]);
+			console.log(process.argv.slice(2).filter((k) => m[k] === undefined).join(' '))`,
+		pathToFileURL(join(scratch, file)).href, ...api], { encoding: 'utf8' });
+		check(`${tag}: ${file} exports ${api.join(', ')}`, r.status === 0 && r.stdout.trim() === '', (r.stdout + r.stderr).trim().slice(0, 300));
+	}
+	for (const [dep, version] of Object.entries(optional)) {
+		check(`${tag}: ${dep}@${version} is among the gated tarballs`, gated[dep] === version, `gated: ${JSON.stringify(gated)}`);
+	}
+}
+
+const args = process.argv.slice(2);
+const sums = args[0] === '--sums' ? args.splice(0, 2)[1] : null;
+if (args.length === 0) {
+	console.error('usage: scripts/npm-gate.mjs [--sums FILE] TARBALL...');
+	process.exit(2);
+}
+const scratch = mkdtempSync(join(tmpdir(), 'landlock-run-gate-'));
+const opened = [];
+for (const tgz of args) {
+	let files;
+	let pkg;
+	try {
+		files = filesOf(readTarball(tgz));
+		pkg = JSON.parse(files.get('package.json')?.data ?? '');
+	} catch (e) {
+		check(`${basename(tgz)}: opens as an npm tarball with package/package.json`, false, e.message);
+		continue;
+	}
+	check(`${basename(tgz)}: opens as an npm tarball with package/package.json`, true);
+	opened.push({ tgz, files, pkg, sha: createHash('sha256').update(readFileSync(tgz)).digest('hex') });
+}
+const gated = Object.fromEntries(opened.map(({ pkg }) => [pkg.name, pkg.version]));
+opened.forEach(({ tgz, files, pkg }, i) => {
+	const tag = basename(tgz);
+	const dir = join(scratch, String(i));
+	mkdirSync(dir);
+	const name = pkg.name ?? '';
+	const platform = name.replace(/^@landlock-run\//, '');
+	gateCommon(tag, pkg, files);
+	if (name === 'landlock-run') gateEntry(tag, pkg, files, dir, gated);
+	else if (platform !== name && platform in platforms) gatePlatform(tag, pkg, platform, files, dir);
+	else check(`${tag}: a landlock-run package (landlock-run or @landlock-run/<platform/*.env>)`, false, `name ${JSON.stringify(name)}`);
+});
+rmSync(scratch, { recursive: true, force: true });
+for (const { tgz, sha } of opened) console.log(`# sha256 ${sha}  ${basename(tgz)}`);
+if (sums && failed === 0) writeFileSync(sums, opened.map(({ tgz, sha }) => `${sha}  ${basename(tgz)}\n`).join(''));
+else if (sums) rmSync(sums, { force: true });
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
