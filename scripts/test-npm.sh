@@ -8,37 +8,11 @@
 # Ends with one line "N passed, N failed" summing all three; exits 1 on any failure.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-cd "$root" || exit 1
+cd "$(dirname "$here")" || exit 1
+. "$here/tally.sh"
 
-total_pass=0 total_fail=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-# add NAME RC: add the counts $log reports ("N passed, N failed" or node's "# pass N")
-add() {
-	local p f line
-	if line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1) && [ -n "$line" ]; then
-		p=${line%% passed*}
-		f=${line#*passed, }
-		f=${f%% failed*}
-	else
-		p=$(sed -n 's/^# pass //p' "$log" | tail -n 1)
-		f=$(sed -n 's/^# fail //p' "$log" | tail -n 1)
-	fi
-	p=${p:-0} f=${f:-0}
-	[ "$2" -eq 0 ] || [ "$f" -gt 0 ] || f=1 # failed without saying so
-	echo "== npm $1: $p passed, $f failed"
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
-}
-
-scripts/npm-pack.sh 2>&1 | tee "$log"
-add "pack gate" "${PIPESTATUS[0]}"
-node --test --test-reporter=tap npm/landlock-run/test/*.test.js npm/test/gate.test.js npm/test/bump-version.test.js 2>&1 | tee "$log"
-add "unit and gate tests" "${PIPESTATUS[0]}"
-scripts/npm-rehearsal.sh 2>&1 | tee "$log"
-add "rehearsal" "${PIPESTATUS[0]}"
-
-echo "$total_pass passed, $total_fail failed"
-[ "$total_fail" -eq 0 ]
+tally_run "npm pack gate" scripts/npm-pack.sh
+tally_run "npm unit and gate tests" node --test --test-reporter=tap npm/landlock-run/test/*.test.js \
+	npm/test/gate.test.js npm/test/bump-version.test.js
+tally_run "npm rehearsal" scripts/npm-rehearsal.sh
+tally_total
