@@ -24,7 +24,7 @@ CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
 LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code
 BIN    := build/$(ARCH)/landlock-run
 
-.PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix bench format
+.PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix kernel-matrix-doc bench format
 
 ifeq ($(ARCH),$(HOST_ARCH))
 all: landlock-run
@@ -36,6 +36,11 @@ $(BIN): $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
 	@command -v $(CC) >/dev/null || scripts/setup.sh build-$(ARCH)
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $(SRCS)
+
+# The kernel-matrix guest's truncate(2) helper, for the guest's architecture.
+build/$(ARCH)/lr-truncate: tests/guest/lr-truncate.c $(PLATFORM) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 landlock-run: build/$(HOST_ARCH)/landlock-run
 	cp $< $@
@@ -72,6 +77,11 @@ npm:
 
 kernel-matrix:
 	scripts/kernel-matrix.sh
+
+# The published results: docs/kernel-matrix.md and the README's table, from a
+# complete run (testing never rewrites them).
+kernel-matrix-doc: kernel-matrix
+	scripts/matrix/publish.sh
 
 bench:
 	scripts/bench.sh

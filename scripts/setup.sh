@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what building and testing landlock-run needs, only when missing.
-# scripts/setup.sh [GROUP...]; groups: build build-x86_64 build-aarch64 test npm all (default).
+# scripts/setup.sh [GROUP...]; groups: build build-x86_64 build-aarch64 test npm fuzz
+# sanitize matrix bench all (default).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -24,11 +25,32 @@ group_npm() {
 	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
 	need_packages qemu-user-static
 }
+group_fuzz() { need_packages clang libclang-rt-dev; }
+group_sanitize() {
+	group_test
+	group_fuzz
+}
+# The kernel matrix: both toolchains, qemu, the guest's busybox, the decompressors
+# of Debian's kernel images, and Debian's arm64 package lists (apt-get download of
+# arm64 kernels and busybox).
+group_matrix() {
+	group_build_x86_64
+	group_build_aarch64
+	need_packages qemu-system-x86 qemu-system-arm busybox-static cpio gzip xz-utils zstd
+	ls /var/lib/apt/lists/*_binary-arm64_Packages* >/dev/null 2>&1 && return 0
+	echo "landlock-run setup: apt lists lack arm64: apt-get update" >&2
+	apt-get update -qq -o DPkg::Lock::Timeout=300 >&2
+}
+group_bench() {
+	group_build_x86_64
+	group_build_aarch64
+	need_packages hyperfine gnuplot-nox bubblewrap strace python3
+}
 group_all() {
 	group_test
 	group_npm
-	need_packages qemu-system-x86 qemu-system-arm busybox-static cpio zstd xz-utils \
-		hyperfine gnuplot-nox bubblewrap
+	group_matrix
+	group_bench
 }
 
 [ $# -gt 0 ] || set -- all

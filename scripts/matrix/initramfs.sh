@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# scripts/matrix/initramfs.sh ARCH: build/kernel-matrix/ARCH/initrd.gz, the guest's
+# whole userland: a static busybox, the launcher under test, the guest's truncate(2)
+# helper, tests/guest/init as /init and the tests/guest/*.sh checks in /guest.
+# Run by scripts/kernel-matrix.sh.
+#
+#   LR_MATRIX_BIN_X86_64, LR_MATRIX_BIN_AARCH64  the launcher to put in instead of
+#       the one `make` builds (e.g. a deliberately broken one)
+set -euo pipefail
+# shellcheck source=scripts/matrix/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:?usage: initramfs.sh ARCH}
+deb=$(pvar "$arch" DEB_ARCH)
+dir=$work/$arch
+
+# busybox DEB_ARCH: a static busybox for that architecture (the host's own for
+# its architecture; another one downloaded once, never installed).
+busybox() {
+	local dest=$cache/busybox-static-$1 tmp
+	if [ "$1" = "$(dpkg --print-architecture)" ]; then
+		echo /bin/busybox
+		return 0
+	fi
+	if [ ! -f "$dest/busybox" ]; then
+		say "downloading busybox-static:$1 (once)"
+		mkdir -p "$cache"
+		tmp=$(mktemp -d "$cache/.dl.XXXXXX")
+		download_deb "$(host_suite)" "busybox-static:$1" "$tmp"
+		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -C "$tmp" -x ./bin/busybox
+		mkdir -p "$dest"
+		mv "$tmp/bin/busybox" "$dest/busybox"
+		rm -rf "$tmp"
+	fi
+	echo "$dest/busybox"
+}
+
+# launcher: the binary under test (built by make unless overridden).
+launcher() {
+	local var=LR_MATRIX_BIN_${arch^^} bin
+	bin=${!var:-}
+	[ -n "$bin" ] || bin=$root/build/$arch/landlock-run
+	[ -x "$bin" ] || die "no launcher binary for $arch: $bin"
+	[ "$(elf_machine "$bin")" = "$(pvar "$arch" ELF_MACHINE)" ] || die "$bin is not an $arch ELF binary"
+	echo "$bin"
+}
+
+make -C "$root" -s ARCH="$arch" all "build/$arch/lr-truncate" >&2
+rm -rf "$dir"
+mkdir -p "$dir"/root/{bin,proc,sys,dev,tmp,guest}
+bin=$(launcher)
+cp "$bin" "$dir/root/bin/landlock-run"
+cp "$(busybox "$deb")" "$dir/root/bin/busybox"
+cp "$root/build/$arch/lr-truncate" "$dir/root/bin/lr-truncate"
+install -m 0755 "$root/tests/guest/init" "$dir/root/init"
+install -m 0644 "$root"/tests/guest/*.sh "$dir/root/guest/"
+(cd "$dir/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$dir/initrd.gz"

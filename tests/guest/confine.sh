@@ -1,0 +1,88 @@
+# tests/guest/confine.sh: what the launcher really confines on a kernel with
+# Landlock enabled: files, options that need an ABI, TCP ports, signals; each
+# with a control that shows the effect is the sandbox's. Sourced by check.sh.
+
+c_write_denied() {
+	r $LR --rw $T/ok -- sh -c "echo x > $T/no/denied"
+	[ "$rc" != 0 ] || no "write outside --rw exited 0"
+	want_err 'Permission denied'
+	want_absent $T/no/denied
+	# control: the same write without the launcher works, so Landlock denied it
+	sh -c "echo x > $T/no/control" && want_file $T/no/control x
+}
+c_write_granted() {
+	r $LR --rw $T/ok -- sh -c "echo granted > $T/ok/granted"
+	want_rc 0
+	want_file $T/ok/granted granted
+}
+c_read_confined() {
+	echo secret >$T/no/secret
+	echo shared >$T/ok/shared
+	r $LR --ro /bin -- cat $T/no/secret
+	[ "$rc" != 0 ] || no "read outside --ro exited 0"
+	want_err 'Permission denied'
+	[ -z "$out" ] || no "read outside --ro printed [$out]"
+	r $LR --ro /bin --ro $T/ok -- cat $T/ok/shared
+	want_rc 0
+	[ "$out" = shared ] || no "granted read printed [$out]"
+}
+c_truncate() {
+	# truncate(2) by path needs no open for writing: only the truncate right
+	# (ABI 3) can stop it, so on ABI 2 the write-confined command still truncates.
+	echo data >$T/no/trunc
+	echo data >$T/ok/trunc
+	r $LR --rw $T/ok -- lr-truncate $T/no/trunc
+	if at_least 3; then
+		want_rc 1
+		want_err 'Permission denied'
+		want_file $T/no/trunc data
+	else
+		want_rc 0
+		want_empty $T/no/trunc "ABI 2 cannot stop truncate(2)"
+	fi
+	r $LR --rw $T/ok -- lr-truncate $T/ok/trunc
+	want_rc 0
+	want_empty $T/ok/trunc "granted truncate"
+}
+# option NAME REQUIRED_ABI OPTION...: accepted (the command runs) exactly when the
+# kernel has REQUIRED_ABI, else refused with 125 and the command never runs.
+option() {
+	ran=$T/ok/ran-$1 need=$2
+	shift 2
+	rm -f "$ran"
+	r $LR "$@" --rw $T/ok -- touch "$ran"
+	if at_least "$need"; then
+		want_rc 0
+		[ -e "$ran" ] || no "$* accepted but the command did not run"
+	else
+		want_refusal
+		want_absent "$ran"
+	fi
+}
+c_strict() { option strict 5 --strict; }
+c_tcp_option() { option tcp 4 --tcp-connect 80; }
+c_scope_option() { option scope 6 --scope signal; }
+c_log_option() { option log 7 --no-log; }
+# nc runs under busybox timeout: a launcher that fails to confine must not hang the
+# guest (a listener whose bind was not denied waits for a peer forever).
+c_tcp_connect() {
+	r $LR --tcp-connect 80 -- timeout 5 nc 127.0.0.1 81
+	want_err 'Permission denied'
+	r $LR --tcp-connect 80 -- timeout 5 nc 127.0.0.1 80
+	want_err 'Connection refused' # allowed port: reaches the (closed) port
+}
+c_tcp_bind() {
+	r $LR --tcp-bind 8080 -- timeout 2 nc -l -p 8081
+	want_rc 1
+	want_err 'Permission denied'
+	# granted port: nc binds and listens until timeout kills it (143)
+	r $LR --tcp-bind 8080 -- timeout 1 nc -l -p 8080
+	want_rc 143
+}
+c_scope_signal() {
+	r $LR --scope signal -- kill -0 1
+	[ "$rc" != 0 ] || no "kill -0 1 under --scope signal exited 0"
+	want_err 'Operation not permitted'
+	r $LR --rw $T/ok -- kill -0 1
+	want_rc 0 # control: without the scope the same signal check is allowed
+}
