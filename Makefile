@@ -14,7 +14,7 @@ $(error no platform/*.env entry has ARCH=$(ARCH))
 endif
 include $(PLATFORM)
 
-SRCS   := landlock-run.c grants.c probe.c
+SRCS   := landlock-run.c probe.c grants.c abi.c out.c
 HDRS   := landlock.h landlock-run.h
 CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
@@ -24,7 +24,7 @@ CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
 LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code
 BIN    := build/$(ARCH)/landlock-run
 
-.PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix kernel-matrix-doc bench format
+.PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix kernel-matrix-doc bench format print-srcs
 
 ifeq ($(ARCH),$(HOST_ARCH))
 all: landlock-run
@@ -85,6 +85,10 @@ kernel-matrix-doc: kernel-matrix
 
 bench:
 	scripts/bench.sh
+
+# The launcher's C files, for scripts that build it their own way (fuzz, sanitize).
+print-srcs:
+	@echo $(SRCS)
 
 format:
 	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/fuzz/*.c tests/fuzz/*.h

@@ -1,30 +1,41 @@
 /*
- * Grants: the paths and ports the command may use, opened and checked
- * before any ruleset exists, then turned into Landlock rules.
+ * Grants: the paths and ports the command may use, turned into Landlock
+ * rules in one pass in command-line order, as the kernel's sandboxer does:
+ * open a path, add its rule, let go of it. The kernel unions the rights of
+ * rules on the same inode, so a path given twice, or reached through a
+ * symlink, simply adds a rule.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "landlock-run.h"
 
-void add_grant(struct policy *p, const char *option, const char *path, uint64_t access,
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+
+/* Descriptors closed per close_range: few enough to stay in the kernel's
+ * first descriptor table (64 slots), many enough to make closing cheap. */
+#define CLOSE_BATCH 32
+
+void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
 	       int optional)
 {
-	struct grant *g = &p->grants[p->ngrants];
+	struct grant *g = &r->grants[r->ngrants++];
 
 	g->option = option;
 	g->path = path;
-	g->access = access;
+	g->kind = kind;
 	g->optional = optional;
-	g->index = p->ngrants++;
-	g->fd = -1;
-	if (access == ACCESS_RO)
-		p->reads_handled = 1;
+	if (kind == GRANT_RO)
+		r->reads_confined = 1;
 }
 
 /* PORTS is a comma list of decimal ports 0..65535, or "none". */
@@ -54,206 +65,163 @@ void add_ports(struct ports *ports, const char *option, const char *list)
 	}
 }
 
-int port_listed(const struct ports *ports, unsigned port)
-{
-	return (ports->bits[port / 64] >> (port % 64)) & 1;
-}
-
-uint64_t grant_rights(const struct policy *p, const struct grant *g)
-{
-	uint64_t rights = g->access & p->handled.handled_access_fs;
-
-	/* The kernel refuses directory rights on a file (EINVAL). */
-	return g->is_dir ? rights : rights & FS_FILE_RIGHTS;
-}
-
 /*
- * Every grant is held open until the ruleset is built, so a large policy
- * may need more descriptors than the soft limit; the command gets the
- * original limit back (close_grants).
+ * Grant descriptors waiting to be closed, in the increasing order the
+ * kernel hands them out (lowest free number first). Each run of
+ * consecutive numbers is closed with one system call; a number the
+ * launcher did not open is never in a run, so a descriptor the caller
+ * passed down stays open.
  */
-static void raise_nofile(struct policy *p)
-{
-	struct rlimit raised;
-	rlim_t need = (rlim_t)p->ngrants + 64;
+struct fd_batch {
+	int fd[CLOSE_BATCH];
+	int n;
+};
 
-	/* prlimit, not setrlimit: musl's setrlimit drags in a thread-sync path. */
-	if (prlimit(0, RLIMIT_NOFILE, NULL, &p->nofile))
-		die("cannot read the open-file limit: %s", strerror(errno));
-	if (need <= p->nofile.rlim_cur)
-		return;
-	raised = p->nofile;
-	raised.rlim_cur = need < raised.rlim_max ? need : raised.rlim_max;
-	if (prlimit(0, RLIMIT_NOFILE, &raised, NULL))
-		die("cannot raise the open-file limit for %zu grants: %s", p->ngrants,
-		    strerror(errno));
-	p->nofile_raised = 1;
+static void close_batch(struct fd_batch *b)
+{
+	int i, first;
+
+	for (i = 0; i < b->n; i = first) {
+		for (first = i + 1; first < b->n && b->fd[first] == b->fd[first - 1] + 1; first++)
+			;
+		if (syscall(__NR_close_range, (unsigned)b->fd[i], (unsigned)b->fd[first - 1], 0U))
+			die_errno("cannot close the grant descriptors %d-%d", b->fd[i],
+				  b->fd[first - 1]);
+	}
+	b->n = 0;
 }
 
-static void open_grant(struct grant *g)
+static void add_to_batch(struct fd_batch *b, int fd)
+{
+	b->fd[b->n++] = fd;
+	if (b->n == CLOSE_BATCH)
+		close_batch(b);
+}
+
+/* O_PATH follows symlinks: the target is what gets granted. openat, because
+ * musl's open() spends an fcntl on O_CLOEXEC for old kernels. Under a low
+ * descriptor limit, closing the open run makes room. */
+static int open_grant(const struct grant *g, struct fd_batch *b)
+{
+	int fd = openat(AT_FDCWD, g->path, O_PATH | O_CLOEXEC);
+
+	if (fd < 0 && errno == EMFILE && b->n > 0) {
+		close_batch(b);
+		fd = openat(AT_FDCWD, g->path, O_PATH | O_CLOEXEC);
+	}
+	if (fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
+		return -1;
+	if (fd < 0)
+		die_errno("cannot open %s path %s", g->option, g->path);
+	return fd;
+}
+
+static int is_directory(const struct grant *g, int fd)
 {
 	struct stat st;
 
-	/* O_PATH follows symlinks: the target is what gets granted. openat,
-	 * because musl's open() spends an fcntl on O_CLOEXEC for old kernels. */
-	g->fd = openat(AT_FDCWD, g->path, O_PATH | O_CLOEXEC);
-	if (g->fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
-		return;
-	if (g->fd < 0)
-		die("cannot open %s path %s: %s", g->option, g->path, strerror(errno));
-	if (fstat(g->fd, &st))
-		die("cannot stat %s path %s: %s", g->option, g->path, strerror(errno));
-	g->is_dir = S_ISDIR(st.st_mode);
-	g->dev = st.st_dev;
-	g->ino = st.st_ino;
-}
-
-static int by_inode(const void *a, const void *b)
-{
-	const struct grant *x = a, *y = b;
-
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->ino != y->ino)
-		return x->ino < y->ino ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Paths that resolve to one inode become one rule with the union of rights. */
-static void merge_grants(struct policy *p)
-{
-	struct grant *keep = NULL;
-	size_t i;
-
-	qsort(p->grants, p->ngrants, sizeof *p->grants, by_inode);
-	for (i = 0; i < p->ngrants; i++) {
-		struct grant *g = &p->grants[i];
-
-		if (g->fd < 0)
-			continue;
-		if (!keep || keep->dev != g->dev || keep->ino != g->ino) {
-			keep = g;
-			continue;
-		}
-		keep->access |= g->access;
-		if (close(g->fd))
-			die("cannot close %s path %s: %s", g->option, g->path, strerror(errno));
-		g->fd = -1;
-	}
-}
-
-static int by_path(const void *a, const void *b)
-{
-	const struct grant *x = *(const struct grant *const *)a;
-	const struct grant *y = *(const struct grant *const *)b;
-	int order = strcmp(x->path, y->path);
-
-	if (order != 0)
-		return order;
-	return x->index < y->index ? -1 : x->index > y->index;
+	if (fstat(fd, &st))
+		die_errno("cannot stat %s path %s", g->option, g->path);
+	return S_ISDIR(st.st_mode);
 }
 
 /*
- * A path given twice is opened once: the first grant takes the union of the
- * rights, and must exist if either must. The grants keep their command-line
- * order, so the first bad path on the line is the one reported.
+ * The kernel refuses directory rights on a non-directory (EINVAL): such a
+ * grant is added again with the file rights alone. Directories, the common
+ * case, cost no fstat.
  */
-static void merge_same_paths(struct policy *p)
+static uint64_t add_path_rule(const struct policy *p, int ruleset, const struct grant *g, int fd)
 {
-	struct grant *keep = NULL;
-	size_t i;
+	const struct effective *k = &p->kernel;
+	struct landlock_path_beneath_attr rule = {
+		.allowed_access =
+			g->kind == GRANT_RO ? k->read_rights : k->handled.handled_access_fs,
+		.parent_fd = fd,
+	};
 
-	for (i = 0; i < p->ngrants; i++)
-		p->by_path[i] = &p->grants[i];
-	qsort(p->by_path, p->ngrants, sizeof *p->by_path, by_path);
-	for (i = 0; i < p->ngrants; i++) {
-		struct grant *g = p->by_path[i];
+	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0)
+		return rule.allowed_access;
+	if (errno != EINVAL || is_directory(g, fd))
+		die_errno("cannot add the rule for %s path %s", g->option, g->path);
+	rule.allowed_access &= k->file_rights;
+	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0))
+		die_errno("cannot add the rule for %s path %s", g->option, g->path);
+	return rule.allowed_access;
+}
 
-		if (!keep || strcmp(keep->path, g->path) != 0) {
-			keep = g;
-			continue;
-		}
-		keep->access |= g->access;
-		if (keep->optional && !g->optional) {
-			keep->optional = 0;
-			keep->option = g->option;
-		}
-		g->access = 0;
+/* -v: what the user wrote, what it resolved to, the rights it got. */
+static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t rights)
+{
+	struct out proc = {.fd = -1};
+	char target[PATH_MAX];
+	ssize_t n;
+
+	outf(o, "landlock-run grant: %s %s", g->option, g->path);
+	if (fd < 0) {
+		outf(o, ": skipped, it does not exist\n");
+		return;
 	}
+	outf(&proc, "/proc/self/fd/%d", fd);
+	proc.buf[proc.len] = '\0';
+	n = readlink(proc.buf, target, sizeof target);
+	if (n < 0)
+		die_errno("cannot read %s for %s path %s", proc.buf, g->option, g->path);
+	outf(o, " -> %.*s: ", (int)n, target);
+	put_names(o, fs_rights, rights, 0);
+	outf(o, "\n");
 }
 
-void open_grants(struct policy *p)
+static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose)
 {
+	struct fd_batch batch = {.n = 0};
 	size_t i;
 
-	raise_nofile(p);
-	if (p->ngrants > 1)
-		merge_same_paths(p);
-	for (i = 0; i < p->ngrants; i++)
-		if (p->grants[i].access)
-			open_grant(&p->grants[i]);
-	if (p->ngrants > 1)
-		merge_grants(p);
+	for (i = 0; i < p->asked.ngrants; i++) {
+		const struct grant *g = &p->asked.grants[i];
+		int fd = open_grant(g, &batch);
+		uint64_t rights = 0;
+
+		if (fd >= 0)
+			rights = add_path_rule(p, ruleset, g, fd);
+		if (verbose)
+			print_grant(verbose, g, fd, rights);
+		if (fd >= 0)
+			add_to_batch(&batch, fd);
+	}
+	close_batch(&batch);
 }
 
-static void add_port_rules(int ruleset, const struct policy *p)
+static void add_port_rules(const struct request *r, int ruleset)
 {
 	unsigned word, port;
 
 	for (word = 0; word < 65536 / 64; word++) {
-		if (!(p->tcp_bind->bits[word] | p->tcp_connect->bits[word]))
+		if (!(r->tcp_bind->bits[word] | r->tcp_connect->bits[word]))
 			continue;
 		for (port = word * 64; port < word * 64 + 64; port++) {
 			struct landlock_net_port_attr rule = {.port = port};
 
-			if (port_listed(p->tcp_bind, port))
+			if (port_listed(r->tcp_bind, port))
 				rule.allowed_access |= LANDLOCK_ACCESS_NET_BIND_TCP;
-			if (port_listed(p->tcp_connect, port))
+			if (port_listed(r->tcp_connect, port))
 				rule.allowed_access |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
 			if (rule.allowed_access &&
 			    landlock_add_rule(ruleset, LANDLOCK_RULE_NET_PORT, &rule, 0))
-				die("cannot add the rule for TCP port %u: %s", port,
-				    strerror(errno));
+				die_errno("cannot add the rule for TCP port %u", port);
 		}
 	}
 }
 
-int build_ruleset(const struct policy *p)
+/* The ruleset with every rule added; no grant descriptor is left open. */
+int build_ruleset(const struct policy *p, struct out *verbose)
 {
-	int ruleset = landlock_create_ruleset(&p->handled, sizeof p->handled, 0);
-	size_t i;
+	int ruleset = landlock_create_ruleset(&p->kernel.handled, p->kernel.attr_size, 0);
 
 	if (ruleset < 0)
-		die("cannot create the Landlock ruleset: %s", strerror(errno));
-	for (i = 0; i < p->ngrants; i++) {
-		const struct grant *g = &p->grants[i];
-		struct landlock_path_beneath_attr rule = {
-			.allowed_access = grant_rights(p, g),
-			.parent_fd = g->fd,
-		};
-
-		if (g->fd >= 0 && rule.allowed_access &&
-		    landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0))
-			die("cannot add the rule for %s path %s: %s", g->option, g->path,
-			    strerror(errno));
-	}
+		die_errno("cannot create the Landlock ruleset");
+	add_path_rules(p, ruleset, verbose);
 	/* Untouched bitmaps stay unmapped: reading them would fault in 16 KiB. */
-	if (p->handled.handled_access_net)
-		add_port_rules(ruleset, p);
+	if (p->kernel.handled.handled_access_net)
+		add_port_rules(&p->asked, ruleset);
 	return ruleset;
-}
-
-/* The command inherits none of the launcher's descriptors, and its own limits. */
-void close_grants(struct policy *p, int ruleset)
-{
-	size_t i;
-
-	for (i = 0; i < p->ngrants; i++)
-		if (p->grants[i].fd >= 0 && close(p->grants[i].fd))
-			die("cannot close %s path %s: %s", p->grants[i].option, p->grants[i].path,
-			    strerror(errno));
-	if (close(ruleset))
-		die("cannot close the Landlock ruleset: %s", strerror(errno));
-	if (p->nofile_raised && prlimit(0, RLIMIT_NOFILE, &p->nofile, NULL))
-		die("cannot restore the open-file limit: %s", strerror(errno));
 }

@@ -1,10 +1,17 @@
-/* Types shared by landlock-run.c, grants.c and probe.c. */
+/*
+ * Types shared by the launcher's files. They depend on each other in the
+ * order main() runs them, never in a circle:
+ *   landlock-run.c  command line, orchestration, exec
+ *   probe.c         the self-test behind --probe and its report
+ *   grants.c        paths and ports to Landlock rules
+ *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
+ *   out.c           the buffered writer, key/value reports, fail()
+ */
 #ifndef LANDLOCK_RUN_H
 #define LANDLOCK_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "landlock.h"
@@ -17,28 +24,15 @@ enum exit_status {
 };
 
 #define ABI_KNOWN 7 /* the newest Landlock ABI this launcher knows */
-#define ABI_FULL  5 /* the ABI that handles every filesystem right known here */
 
-#define FS_READ_SIDE \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
-/* Rights that may appear in a rule on a non-directory. */
-#define FS_FILE_RIGHTS                                                \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
-	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
-	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
-#define ACCESS_RO FS_READ_SIDE
-#define ACCESS_RW UINT64_MAX /* whatever the ruleset handles */
+/* What a grant asks for; the kernel's handled set narrows it (abi.c). */
+enum grant_kind { GRANT_RO, GRANT_RW };
 
 struct grant {
 	const char *option; /* "--ro", "--rw-try", ... as the user wrote it */
 	const char *path;
-	uint64_t access; /* ACCESS_RO, ACCESS_RW, their union, or 0 once merged */
-	int optional;	 /* a -try grant: a missing path is skipped */
-	size_t index;	 /* position on the command line */
-	int fd;		 /* O_PATH descriptor, -1 when skipped or merged */
-	int is_dir;
-	dev_t dev;
-	ino_t ino;
+	enum grant_kind kind;
+	int optional; /* a -try grant: a missing path is skipped */
 };
 
 struct ports {
@@ -46,34 +40,46 @@ struct ports {
 	uint64_t bits[65536 / 64];
 };
 
-struct policy {
-	/* What the user asked for. */
-	struct grant *grants;
-	struct grant **by_path; /* scratch: the grants sorted by path */
+static inline int port_listed(const struct ports *ports, unsigned port)
+{
+	return (ports->bits[port / 64] >> (port % 64)) & 1;
+}
+
+/* What the user asked for, as parsed from the command line. */
+struct request {
+	struct grant *grants; /* in command-line order */
 	size_t ngrants;
-	int reads_handled; /* any --ro or --ro-try grant */
+	int reads_confined; /* any --ro or --ro-try grant */
 	struct ports *tcp_bind, *tcp_connect;
 	uint64_t scopes;
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */
 	int strict, probe, json, verbose;
 	char **command;
-
-	/* What this kernel makes of it. */
-	int kernel_abi; /* what the kernel reports */
-	int abi;	/* in use: min(kernel_abi, --abi, ABI_KNOWN) */
-	struct landlock_ruleset_attr handled;
-	struct rlimit nofile; /* the limit the command must inherit */
-	int nofile_raised;
 };
 
-/*
- * Buffered output with printf-style formats, checked by the compiler:
+/* What this kernel makes of it (abi.c: plan_policy). */
+struct effective {
+	int kernel_abi;	      /* what the kernel reports */
+	int abi;	      /* in use: min(kernel_abi, --abi, ABI_KNOWN) */
+	uint64_t fs_abi;      /* every filesystem right of that ABI */
+	uint64_t file_rights; /* those a rule on a non-directory may carry */
+	uint64_t read_rights; /* what --ro grants */
+	struct landlock_ruleset_attr handled;
+	size_t attr_size; /* of handled, as far as this ABI knows it */
+};
+
+struct policy {
+	struct request asked;
+	struct effective kernel;
+};
+
+/* out.c: buffered output with printf-style formats, checked by the compiler:
  * %s %.*s %c %d %u %x with l or z. musl's printf would pull in floating
- * point formatting and stdio, a fifth of the binary.
- */
+ * point formatting and stdio, a fifth of the binary. */
 struct out {
-	int fd; /* -1: a string builder that drops what does not fit */
+	int fd;	    /* -1: a string builder that keeps what fits */
+	int escape; /* %s arguments: control bytes become '?' */
 	int failed;
 	size_t len;
 	char buf[4096];
@@ -81,28 +87,57 @@ struct out {
 
 __attribute__((format(printf, 2, 3))) void outf(struct out *o, const char *fmt, ...);
 void out_flush(struct out *o);
-
+void flush_stdout(struct out *o);
 __attribute__((noreturn, format(printf, 2, 3))) void fail(int status, const char *fmt, ...);
-#define die(...) fail(EXIT_LAUNCHER, __VA_ARGS__)
+__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+/* die() with ": " and the text of errno as it was on entry appended. */
+__attribute__((noreturn, format(printf, 1, 2))) void die_errno(const char *fmt, ...);
 
-/* landlock-run.c */
-void parse_args(struct policy *p, int argc, char **argv);
+/* A report as "PREFIXkey=value" lines or as one JSON object, key by key. */
+struct kv {
+	struct out *o;
+	const char *prefix; /* text lines start with it */
+	int json;
+	int n; /* keys written so far */
+};
+
+/* A row of the rights tables (abi.c): a bit, its name, the ABI that added
+ * it and what kind of right it is. Name lists stop at a NULL name. */
+struct name {
+	uint64_t bit;
+	const char *name;
+	int abi;
+	unsigned flags; /* RIGHT_ON_FILE, RIGHT_READ */
+};
+
+enum { RIGHT_ON_FILE = 1, RIGHT_READ = 2 };
+
+void kv_key(struct kv *kv, const char *key);
+void kv_int(struct kv *kv, const char *key, long value);
+void kv_word(struct kv *kv, const char *key, const char *word);
+void kv_bool(struct kv *kv, const char *key, int value);
+void kv_names(struct kv *kv, const char *key, const struct name *names, uint64_t mask);
+void kv_end(struct kv *kv);
+void put_names(struct out *o, const struct name *names, uint64_t mask, int json);
+
+/* abi.c */
+extern const struct name fs_rights[], net_rights[], scope_names[], log_flags[];
+uint64_t rights_at(const struct name *table, int abi, unsigned flags);
+int newest_abi(const struct name *table);
+int detect_abi(void);
+void plan_policy(struct policy *p, int kernel_abi);
+uint64_t parse_scopes(const char *list);
+void kv_abi_version(struct kv *kv, const struct policy *p);
+void kv_fs(struct kv *kv, const struct policy *p);
+void print_policy(const struct policy *p, struct out *err);
 
 /* grants.c */
-void add_grant(struct policy *p, const char *option, const char *path, uint64_t access,
+void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
 	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list);
-int port_listed(const struct ports *ports, unsigned port);
-uint64_t grant_rights(const struct policy *p, const struct grant *g);
-void open_grants(struct policy *p);
-int build_ruleset(const struct policy *p);
-void close_grants(struct policy *p, int ruleset_fd);
+int build_ruleset(const struct policy *p, struct out *verbose);
 
 /* probe.c */
-int detect_abi(void);
-void settle_abi(struct policy *p);
-uint64_t parse_scopes(const char *list);
-void print_policy(const struct policy *p);
-void probe(const struct policy *p, struct out *stdout_buf);
+void probe(const struct policy *p, struct out *o);
 
 #endif

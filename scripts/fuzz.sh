@@ -35,15 +35,16 @@ check() { # NAME COMMAND...: run one check, count it
 # (tests/fuzz/hooks.h); main ends in run(), which never returns, but the
 # compiler cannot know it.
 build() {
-	local out=$1 src=$2 f
+	local out=$1 src=$2 f objs=()
 	shift 2
 	mkdir -p "$out"
-	for f in landlock-run grants probe; do
+	for f in $(make -s print-srcs); do
 		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
-			-include tests/fuzz/hooks.h -c "$src/$f.c" -o "$out/$f.o" || return 1
+			-include tests/fuzz/hooks.h -c "$src/$f" -o "$out/${f%.c}.o" || return 1
+		objs+=("$out/${f%.c}.o")
 	done
 	clang "${flags[@]}" -c tests/fuzz/fuzz_args.c -o "$out/fuzz_args.o" &&
-		clang "${flags[@]}" -o "$out/fuzz_args" "$out"/{landlock-run,grants,probe,fuzz_args}.o
+		clang "${flags[@]}" -o "$out/fuzz_args" "${objs[@]}" "$out/fuzz_args.o"
 }
 
 # The seed corpus: one input per line of tests/fuzz/seeds.txt.
@@ -72,7 +73,7 @@ mutant() {
 	local name=$1 file=$2 expr=$3 dir="$build/mutant-$1"
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	cp landlock-run.c grants.c probe.c landlock.h landlock-run.h "$dir/src/"
+	cp $(make -s print-srcs) ./*.h "$dir/src/"
 	sed -i "$expr" "$dir/src/$file"
 	if cmp -s "$file" "$dir/src/$file"; then
 		echo "mutant $name: '$expr' changed nothing in $file (update scripts/fuzz.sh)" >&2
@@ -106,8 +107,8 @@ mkdir -p "$cache"
 check "harness builds" build "$build" .
 check "catches an exec without restrict_self" mutant no-enforce landlock-run.c \
 	'/^[[:space:]]*enforce(&p, ruleset);$/d'
-check "catches --strict on a partial ABI" mutant no-strict probe.c \
-	's/if (p->strict)$/if (0)/'
+check "catches --strict on a partial ABI" mutant no-strict abi.c \
+	's/if (r->strict)$/if (0)/'
 check "no finding in ${seconds}s" fuzz_clean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

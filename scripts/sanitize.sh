@@ -95,7 +95,7 @@ C
 clang -std=c11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-Wall -Wextra -Werror -DLR_VERSION="\"$(cat VERSION)\"" \
-	-o "$out/landlock-run" landlock-run.c grants.c probe.c "$out/hooks.c"
+	-o "$out/landlock-run" $(make -s print-srcs) "$out/hooks.c"
 
 # exitcode 86: no test expects that status.
 export ASAN_OPTIONS="detect_leaks=1:exitcode=86"

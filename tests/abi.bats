@@ -180,21 +180,22 @@ abi_levels() {
 
 # --- -v / --verbose -----------------------------------------------------------
 
-# rule_line PATH RIGHTS: the -v line for a grant on PATH.
-rule_line() {
-	echo "landlock-run rule: $1 -> $2 ($(stat -L -c '%d:%i' "$1"))"
+# grant_line OPTION PATH RIGHTS: the -v line for a grant: what was written,
+# what it resolved to (symlinks followed), the rights it got.
+grant_line() {
+	echo "landlock-run grant: $1 $2 -> $(realpath "$2"): $3"
 }
 
 # assert_only_policy_lines: stderr holds only -v lines, no failure line.
 assert_only_policy_lines() {
 	local line
 	while IFS= read -r line; do
-		[[ $line == "landlock-run policy: "* || $line == "landlock-run rule: "* ]] ||
+		[[ $line == "landlock-run policy: "* || $line == "landlock-run grant: "* ]] ||
 			fail "not a -v line: '$line' in: $stderr"
 	done <<<"$stderr"
 }
 
-@test "-v: the policy and each rule on stderr, then the command runs" {
+@test "-v: the policy, then one line per grant in command-line order, then the command runs" {
 	require_abi 7
 	run --separate-stderr "$LR" -v --ro / --rw a -- sh -c 'echo ran; exit 3'
 	assert_failure 3
@@ -202,60 +203,63 @@ assert_only_policy_lines() {
 	assert_only_policy_lines
 	local -a err
 	mapfile -t err <<<"$stderr"
-	assert_equal "${#err[@]}" 10
-	assert_equal "${err[0]}" "landlock-run policy: abi=7 abi_used=7 errata=$KERRATA"
-	assert_equal "${err[1]}" "landlock-run policy: fs_handled=$FS_ALL"
-	assert_equal "${err[2]}" "landlock-run policy: fs_missing="
-	assert_equal "${err[3]}" "landlock-run policy: fs_unrestricted="
-	assert_equal "${err[4]}" "landlock-run policy: tcp_bind=any"
-	assert_equal "${err[5]}" "landlock-run policy: tcp_connect=any"
-	assert_equal "${err[6]}" "landlock-run policy: scopes="
-	assert_equal "${err[7]}" "landlock-run policy: log="
-	# one rule per grant, with the dev:inode the kernel sees
-	run grep -Fxc "$(rule_line / execute,read_file,read_dir)" <<<"$stderr"
-	assert_output 1
-	run grep -Fxc "$(rule_line a "$FS_ALL")" <<<"$stderr"
-	assert_output 1
+	assert_equal "${#err[@]}" 13
+	assert_equal "${err[0]}" "landlock-run policy: abi=7"
+	assert_equal "${err[1]}" "landlock-run policy: abi_used=7"
+	assert_equal "${err[2]}" "landlock-run policy: errata=$KERRATA"
+	assert_equal "${err[3]}" "landlock-run policy: fs_handled=$FS_ALL"
+	assert_equal "${err[4]}" "landlock-run policy: fs_missing="
+	assert_equal "${err[5]}" "landlock-run policy: fs_confined=$FS_ALL"
+	assert_equal "${err[6]}" "landlock-run policy: fs_unrestricted="
+	assert_equal "${err[7]}" "landlock-run policy: tcp_bind=any"
+	assert_equal "${err[8]}" "landlock-run policy: tcp_connect=any"
+	assert_equal "${err[9]}" "landlock-run policy: scopes="
+	assert_equal "${err[10]}" "landlock-run policy: log="
+	assert_equal "${err[11]}" "$(grant_line --ro / execute,read_file,read_dir)"
+	assert_equal "${err[12]}" "$(grant_line --rw a "$FS_ALL")"
 }
 
 @test "--verbose is -v" {
 	run --separate-stderr "$LR" --verbose --rw a -- true
 	assert_success
 	assert_only_policy_lines
-	assert_equal "$(grep -c '^landlock-run rule: ' <<<"$stderr")" 1
+	assert_equal "$(grep -c '^landlock-run grant: ' <<<"$stderr")" 1
 	[[ $stderr == "landlock-run policy: abi="* ]] || fail "$stderr"
 }
 
-@test "-v at each --abi without --ro: handled, missing and unrestricted rights" {
+@test "-v at each --abi without --ro: handled, confined, missing and unrestricted rights" {
 	local n
 	for n in $(abi_levels); do
 		run --separate-stderr "$LR" -v --abi "$n" --rw a -- true
 		assert_success
 		assert_only_policy_lines
-		local handled
-		handled=$(fs_handled_at "$n" | sed 's/^execute,//; s/,read_file,read_dir,/,/')
-		grep -Fxq "landlock-run policy: abi=$KABI abi_used=$n errata=$KERRATA" <<<"$stderr" ||
+		local confined
+		confined=$(fs_handled_at "$n" | sed 's/^execute,//; s/,read_file,read_dir,/,/')
+		grep -Fxq "landlock-run policy: abi=$KABI" <<<"$stderr" || fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: abi_used=$n" <<<"$stderr" || fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: errata=$KERRATA" <<<"$stderr" || fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: fs_handled=$(fs_handled_at "$n")" <<<"$stderr" ||
 			fail "abi $n: $stderr"
-		grep -Fxq "landlock-run policy: fs_handled=$handled" <<<"$stderr" || fail "abi $n: $stderr"
+		grep -Fxq "landlock-run policy: fs_confined=$confined" <<<"$stderr" || fail "abi $n: $stderr"
 		grep -Fxq "landlock-run policy: fs_missing=$(fs_missing_at "$n")" <<<"$stderr" ||
 			fail "abi $n: $stderr"
 		grep -Fxq "landlock-run policy: fs_unrestricted=execute,read_file,read_dir" <<<"$stderr" ||
 			fail "abi $n: $stderr"
-		grep -Fxq "$(rule_line a "$handled")" <<<"$stderr" || fail "abi $n: $stderr"
+		grep -Fxq "$(grant_line --rw a "$confined")" <<<"$stderr" || fail "abi $n: $stderr"
 	done
 }
 
-@test "-v: the same directory twice and a symlink to it make ONE rule with the union" {
+@test "-v: the same directory twice and a symlink to it: one line each, the kernel unions the rules" {
 	ln -s a link
 	run --separate-stderr "$LR" -v --ro / --ro a --ro "$PWD/a/" --rw link -- true
 	assert_success
 	assert_only_policy_lines
-	local ino
-	ino=$(stat -c '%d:%i' a)
-	assert_equal "$(grep -c "($ino)\$" <<<"$stderr")" 1
-	grep -Eq "^landlock-run rule: [^ ]+ -> $FS_ALL \\($ino\\)\$" <<<"$stderr" ||
-		fail "no merged read-write rule for a: $stderr"
-	assert_equal "$(grep -c '^landlock-run rule: ' <<<"$stderr")" 2
+	local -a grants
+	mapfile -t grants < <(grep '^landlock-run grant: ' <<<"$stderr")
+	assert_equal "${#grants[@]}" 4
+	assert_equal "${grants[1]}" "$(grant_line --ro a execute,read_file,read_dir)"
+	assert_equal "${grants[2]}" "landlock-run grant: --ro $PWD/a/ -> $PWD/a: execute,read_file,read_dir"
+	assert_equal "${grants[3]}" "$(grant_line --rw link "$FS_ALL")"
 	# the union is what the command gets: writing beneath a works
 	run "$LR" --ro / --ro a --rw link -- touch a/new
 	assert_success
@@ -266,9 +270,7 @@ assert_only_policy_lines() {
 	ln -s a link
 	run --separate-stderr "$LR" -v --ro / --ro a --ro link -- true
 	assert_success
-	assert_equal "$(grep -c "($(stat -c '%d:%i' a))\$" <<<"$stderr")" 1
-	grep -Eq "^landlock-run rule: [^ ]+ -> execute,read_file,read_dir \\($(stat -c '%d:%i' a)\\)\$" <<<"$stderr" ||
-		fail "$stderr"
+	grep -Fxq "$(grant_line --ro link execute,read_file,read_dir)" <<<"$stderr" || fail "$stderr"
 	run "$LR" --ro / --ro a --ro link -- touch a/new
 	assert_failure
 	assert_file_not_exists a/new
@@ -278,17 +280,31 @@ assert_only_policy_lines() {
 	run --separate-stderr "$LR" -v --ro / --rw out/file --ro a/file -- true
 	assert_success
 	assert_only_policy_lines
-	grep -Fxq "$(rule_line out/file execute,write_file,read_file,truncate,ioctl_dev)" <<<"$stderr" ||
+	grep -Fxq "$(grant_line --rw out/file execute,write_file,read_file,truncate,ioctl_dev)" <<<"$stderr" ||
 		fail "$stderr"
-	grep -Fxq "$(rule_line a/file execute,read_file)" <<<"$stderr" || fail "$stderr"
+	grep -Fxq "$(grant_line --ro a/file execute,read_file)" <<<"$stderr" || fail "$stderr"
 	run --separate-stderr "$LR" -v --abi 2 --rw out/file -- true
-	grep -Fxq "$(rule_line out/file write_file)" <<<"$stderr" || fail "$stderr"
+	grep -Fxq "$(grant_line --rw out/file write_file)" <<<"$stderr" || fail "$stderr"
 }
 
-@test "-v: a skipped --ro-try path has no rule line" {
-	run --separate-stderr "$LR" -v --ro / --ro-try "$PWD/missing" -- true
+@test "-v: a skipped --ro-try path says so, in its place on the line" {
+	run --separate-stderr "$LR" -v --ro / --ro-try "$PWD/missing" --rw a -- true
 	assert_success
 	assert_only_policy_lines
-	assert_equal "$(grep -c '^landlock-run rule: ' <<<"$stderr")" 1
-	if grep -qF "$PWD/missing" <<<"$stderr"; then fail "the missing path was reported: $stderr"; fi
+	local -a grants
+	mapfile -t grants < <(grep '^landlock-run grant: ' <<<"$stderr")
+	assert_equal "${#grants[@]}" 3
+	assert_equal "${grants[1]}" "landlock-run grant: --ro-try $PWD/missing: skipped, it does not exist"
+	assert_equal "${grants[2]}" "$(grant_line --rw a "$FS_ALL")"
+}
+
+@test "-v: control bytes in a grant path are escaped as in the error line" {
+	local evil
+	evil=$'a/x\nlandlock-run: forged\e[31m'
+	mkdir -p "$evil"
+	run --separate-stderr "$LR" -v --ro / --ro "$evil" -- true
+	assert_success
+	assert_only_policy_lines
+	grep -Fxq "landlock-run grant: --ro a/x?landlock-run: forged?[31m -> $PWD/a/x?landlock-run: forged?[31m: execute,read_file,read_dir" <<<"$stderr" ||
+		fail "$stderr"
 }

@@ -6,6 +6,6 @@ bats_require_minimum_version 1.5.0
 
 @test "C sources are clang-formatted (make format fixes them)" {
 	cd "$BATS_TEST_DIRNAME/.."
-	run clang-format --dry-run -Werror landlock-run.c grants.c probe.c landlock.h landlock-run.h tests/*.c tests/fuzz/*.c tests/fuzz/*.h
+	run clang-format --dry-run -Werror ./*.c ./*.h tests/*.c tests/fuzz/*.c tests/fuzz/*.h
 	assert_success
 }

@@ -446,8 +446,10 @@ static long add_rule(long fd, long type, const void *attr, uint32_t flags)
 	memcpy(&path, attr, sizeof path);
 	if (type != LANDLOCK_RULE_PATH_BENEATH || fstat(path.parent_fd, &st))
 		finding("path rule of type %ld on fd %d", type, path.parent_fd);
-	if (!path.allowed_access || path.allowed_access & ~run.handled.handled_access_fs ||
-	    (!S_ISDIR(st.st_mode) && path.allowed_access & ~FS_FILE))
+	/* As the kernel does: the launcher tells a file by this answer. */
+	if (!S_ISDIR(st.st_mode) && path.allowed_access & ~FS_FILE)
+		return fail_with(EINVAL);
+	if (!path.allowed_access || path.allowed_access & ~run.handled.handled_access_fs)
 		finding("path rule with rights 0x%llx (handled 0x%llx, %s)",
 			(unsigned long long)path.allowed_access,
 			(unsigned long long)run.handled.handled_access_fs,
@@ -488,6 +490,10 @@ long lr_fuzz_syscall(long nr, ...)
 		int fd = va_arg(ap, int);
 
 		ret = restrict_self(fd, va_arg(ap, uint32_t));
+	} else if (nr == __NR_close_range) {
+		unsigned first = va_arg(ap, unsigned), last = va_arg(ap, unsigned);
+
+		ret = syscall(nr, first, last, va_arg(ap, unsigned));
 	} else {
 		finding("syscall %ld: the stand-in knows only the Landlock calls", nr);
 	}

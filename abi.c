@@ -1,0 +1,258 @@
+/*
+ * What the kernel can do: the one table of Landlock rights, each with the
+ * ABI that added it, and the downgrade from what the user asked for to
+ * what this kernel enforces. Every ABI mask is derived from the tables, so
+ * teaching the launcher a new right is one row.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+
+#include "landlock-run.h"
+
+/* In bit order, so every list prints in one stable order. */
+const struct name fs_rights[] = {
+	{LANDLOCK_ACCESS_FS_EXECUTE, "execute", 1, RIGHT_ON_FILE | RIGHT_READ},
+	{LANDLOCK_ACCESS_FS_WRITE_FILE, "write_file", 1, RIGHT_ON_FILE},
+	{LANDLOCK_ACCESS_FS_READ_FILE, "read_file", 1, RIGHT_ON_FILE | RIGHT_READ},
+	{LANDLOCK_ACCESS_FS_READ_DIR, "read_dir", 1, RIGHT_READ},
+	{LANDLOCK_ACCESS_FS_REMOVE_DIR, "remove_dir", 1, 0},
+	{LANDLOCK_ACCESS_FS_REMOVE_FILE, "remove_file", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_CHAR, "make_char", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_DIR, "make_dir", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_REG, "make_reg", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_SOCK, "make_sock", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_FIFO, "make_fifo", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_BLOCK, "make_block", 1, 0},
+	{LANDLOCK_ACCESS_FS_MAKE_SYM, "make_sym", 1, 0},
+	{LANDLOCK_ACCESS_FS_REFER, "refer", 2, 0},		       /* Linux 5.19 */
+	{LANDLOCK_ACCESS_FS_TRUNCATE, "truncate", 3, RIGHT_ON_FILE},   /* 6.2 */
+	{LANDLOCK_ACCESS_FS_IOCTL_DEV, "ioctl_dev", 5, RIGHT_ON_FILE}, /* 6.10 */
+	{0, NULL, 0, 0},
+};
+
+const struct name net_rights[] = {
+	{LANDLOCK_ACCESS_NET_BIND_TCP, "tcp_bind", 4, 0}, /* 6.7 */
+	{LANDLOCK_ACCESS_NET_CONNECT_TCP, "tcp_connect", 4, 0},
+	{0, NULL, 0, 0},
+};
+
+const struct name scope_names[] = {
+	{LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, "abstract-unix", 6, 0}, /* 6.12 */
+	{LANDLOCK_SCOPE_SIGNAL, "signal", 6, 0},
+	{0, NULL, 0, 0},
+};
+
+/* restrict_self flags, named by the options that ask for them. */
+const struct name log_flags[] = {
+	{LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF, "--no-log", 7, 0}, /* 6.15 */
+	{LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON, "--log-subprocesses", 7, 0},
+	{LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF, "--no-log-nested", 7, 0},
+	{0, NULL, 0, 0},
+};
+
+/* The rights of TABLE that ABI has, and that carry every flag in FLAGS. */
+uint64_t rights_at(const struct name *table, int abi, unsigned flags)
+{
+	uint64_t mask = 0;
+
+	for (; table->name; table++)
+		if (table->abi <= abi && (table->flags & flags) == flags)
+			mask |= table->bit;
+	return mask;
+}
+
+/* The ABI that brought the newest row of TABLE. */
+int newest_abi(const struct name *table)
+{
+	int abi = 1;
+
+	for (; table->name; table++)
+		abi = table->abi > abi ? table->abi : abi;
+	return abi;
+}
+
+static const struct name *row_of(const struct name *table, uint64_t bit)
+{
+	while (table->name && table->bit != bit)
+		table++;
+	return table;
+}
+
+int detect_abi(void)
+{
+	int abi = landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+
+	if (abi < 0 && errno == ENOSYS)
+		die_errno("Landlock is not supported by this kernel (it needs Linux 5.13 or "
+			  "later built with CONFIG_SECURITY_LANDLOCK)");
+	if (abi < 0 && errno == EOPNOTSUPP)
+		die_errno("Landlock is disabled on this system (add landlock to the lsm= "
+			  "kernel boot parameter)");
+	if (abi < 0)
+		die_errno("cannot query the Landlock ABI version");
+	if (abi == 0)
+		die("cannot query the Landlock ABI version: the kernel answered 0");
+	return abi;
+}
+
+/* Features asked for by name are never dropped: refuse instead. */
+static void require(const struct policy *p, const char *what, const char *name, int need)
+{
+	const struct effective *k = &p->kernel;
+
+	if (k->abi >= need)
+		return;
+	if (p->asked.abi_limit && k->abi == p->asked.abi_limit)
+		die("%s%s needs Landlock ABI %d, but --abi %d limits it to ABI %d", what, name,
+		    need, p->asked.abi_limit, k->abi);
+	die("%s%s needs Landlock ABI %d, but this kernel has ABI %d", what, name, need, k->abi);
+}
+
+static void require_each(const struct policy *p, const struct name *table, uint64_t asked,
+			 const char *what)
+{
+	for (; table->name; table++)
+		if (asked & table->bit)
+			require(p, what, table->name, table->abi);
+}
+
+static void require_ports(const struct policy *p, const struct ports *ports, uint64_t bit)
+{
+	if (ports->option)
+		require(p, ports->option, "", row_of(net_rights, bit)->abi);
+}
+
+/* The size of the ruleset attribute up to the last field this ABI reads. */
+static size_t attr_size(int abi)
+{
+	if (abi >= 10)
+		return sizeof(struct landlock_ruleset_attr);
+	if (abi >= 6)
+		return offsetof(struct landlock_ruleset_attr, quiet_access_fs);
+	if (abi >= 4)
+		return offsetof(struct landlock_ruleset_attr, scoped);
+	return offsetof(struct landlock_ruleset_attr, handled_access_net);
+}
+
+void plan_policy(struct policy *p, int kernel_abi)
+{
+	const struct request *r = &p->asked;
+	struct effective *k = &p->kernel;
+
+	memset(k, 0, sizeof *k);
+	k->kernel_abi = kernel_abi;
+	k->abi = kernel_abi < ABI_KNOWN ? kernel_abi : ABI_KNOWN;
+	if (r->abi_limit && r->abi_limit < k->abi)
+		k->abi = r->abi_limit;
+
+	require_ports(p, r->tcp_bind, LANDLOCK_ACCESS_NET_BIND_TCP);
+	require_ports(p, r->tcp_connect, LANDLOCK_ACCESS_NET_CONNECT_TCP);
+	require_each(p, scope_names, r->scopes, "--scope ");
+	require_each(p, log_flags, r->log_flags, "");
+	if (r->strict)
+		require(p, "--strict", " (every filesystem right enforced)", newest_abi(fs_rights));
+
+	k->fs_abi = rights_at(fs_rights, k->abi, 0);
+	k->file_rights = rights_at(fs_rights, k->abi, RIGHT_ON_FILE);
+	k->read_rights = rights_at(fs_rights, k->abi, RIGHT_READ);
+	k->handled.handled_access_fs = r->reads_confined ? k->fs_abi : k->fs_abi & ~k->read_rights;
+	if (r->tcp_bind->option)
+		k->handled.handled_access_net |= LANDLOCK_ACCESS_NET_BIND_TCP;
+	if (r->tcp_connect->option)
+		k->handled.handled_access_net |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	k->handled.scoped = r->scopes;
+	k->attr_size = attr_size(k->abi);
+}
+
+uint64_t parse_scopes(const char *list)
+{
+	uint64_t scopes = 0;
+	const struct name *n;
+	const char *s = list;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+
+		for (n = scope_names; n->name; n++)
+			if (strlen(n->name) == len && strncmp(s, n->name, len) == 0)
+				break;
+		if (!n->name)
+			die("--scope: unknown scope '%.*s' in '%s' (known: signal, "
+			    "abstract-unix)",
+			    (int)len, s, list);
+		scopes |= n->bit;
+		if (s[len] == '\0')
+			return scopes;
+		s += len + 1;
+	}
+}
+
+/* The keys -v and --probe share, with one meaning in both. */
+void kv_abi_version(struct kv *kv, const struct policy *p)
+{
+	const struct effective *k = &p->kernel;
+	/* Kernels before the errata query (Linux 6.15) answer EINVAL. */
+	long errata = landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_ERRATA);
+
+	kv_int(kv, "abi", k->kernel_abi);
+	kv_int(kv, "abi_used", k->abi);
+	kv_key(kv, "errata");
+	if (errata < 0)
+		outf(kv->o, "%s", kv->json ? "null" : "unknown");
+	else
+		outf(kv->o, kv->json ? "%ld" : "0x%lx", errata);
+}
+
+/* fs_handled: what the kernel enforces at abi_used; fs_missing: what this
+ * launcher knows and that ABI lacks. */
+void kv_fs(struct kv *kv, const struct policy *p)
+{
+	uint64_t known = rights_at(fs_rights, ABI_KNOWN, 0);
+
+	kv_names(kv, "fs_handled", fs_rights, p->kernel.fs_abi);
+	kv_names(kv, "fs_missing", fs_rights, known & ~p->kernel.fs_abi);
+}
+
+/* A port list as the options take it: 80,443,8000-8999; "any" unhandled. */
+static void kv_ports(struct kv *kv, const char *key, const struct ports *ports)
+{
+	const char *sep = "";
+	unsigned port = 0, end;
+
+	kv_key(kv, key);
+	if (!ports->option) {
+		outf(kv->o, "any");
+		return;
+	}
+	for (; port < 65536; port = end + 1) {
+		if (!port_listed(ports, port)) {
+			end = port;
+			continue;
+		}
+		for (end = port; end < 65535 && port_listed(ports, end + 1); end++)
+			;
+		outf(kv->o, "%s%u", sep, port);
+		if (end > port)
+			outf(kv->o, "-%u", end);
+		sep = ",";
+	}
+	outf(kv->o, "%s", sep[0] ? "" : "none");
+}
+
+/* -v: lines that cannot be mistaken for a failure ("landlock-run: "). */
+void print_policy(const struct policy *p, struct out *err)
+{
+	const struct effective *k = &p->kernel;
+	struct kv kv = {.o = err, .prefix = "landlock-run policy: "};
+
+	kv_abi_version(&kv, p);
+	kv_fs(&kv, p);
+	kv_names(&kv, "fs_confined", fs_rights, k->handled.handled_access_fs);
+	kv_names(&kv, "fs_unrestricted", fs_rights, k->fs_abi & ~k->handled.handled_access_fs);
+	kv_ports(&kv, "tcp_bind", p->asked.tcp_bind);
+	kv_ports(&kv, "tcp_connect", p->asked.tcp_connect);
+	kv_names(&kv, "scopes", scope_names, p->asked.scopes);
+	kv_names(&kv, "log", log_flags, p->asked.log_flags);
+	kv_end(&kv);
+}

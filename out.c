@@ -1,0 +1,275 @@
+/*
+ * Output: a small buffered writer with printf-style formats, the one way
+ * to fail (one "landlock-run: " line, then exit), and the key/value writer
+ * behind every report, so text and JSON carry the same keys by design.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+/* Room a string builder keeps after a %s argument, so that what follows a
+ * path (the reason, above all) stays on the line however long the path. */
+#define TAIL_ROOM 256
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	while (n > 0) {
+		size_t room = sizeof o->buf - o->len;
+
+		if (room == 0 && o->fd < 0)
+			return;
+		if (room == 0) {
+			out_flush(o);
+			continue;
+		}
+		room = room < n ? room : n;
+		memcpy(o->buf + o->len, s, room);
+		o->len += room;
+		s += room;
+		n -= room;
+	}
+}
+
+/* A path or other outside text: one line, whatever bytes it holds. */
+static void put_arg(struct out *o, const char *s, size_t n)
+{
+	size_t start = o->len, i, limit = sizeof o->buf - TAIL_ROOM;
+
+	if (o->fd < 0 && o->len + n > limit) {
+		n = o->len + 3 < limit ? limit - o->len - 3 : 0;
+		put(o, s, n);
+		put(o, "...", 3);
+	} else {
+		put(o, s, n);
+	}
+	if (!o->escape || o->fd >= 0)
+		return;
+	for (i = start; i < o->len; i++)
+		if ((unsigned char)o->buf[i] < 0x20 || o->buf[i] == 0x7f)
+			o->buf[i] = '?';
+}
+
+/* A stream cannot escape in its buffer after a flush: escape byte by byte. */
+static void put_escaped(struct out *o, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+
+		put(o, &c, 1);
+	}
+}
+
+static void put_number(struct out *o, unsigned long long n, unsigned base, int negative)
+{
+	char digits[24];
+	size_t i = sizeof digits;
+
+	do
+		digits[--i] = "0123456789abcdef"[n % base];
+	while ((n /= base) > 0);
+	if (negative)
+		digits[--i] = '-';
+	put(o, digits + i, sizeof digits - i);
+}
+
+static void put_integer(struct out *o, char conv, char size, va_list *ap)
+{
+	unsigned long long n;
+	long long v;
+
+	if (conv == 'd') {
+		v = size == 'l'	  ? va_arg(*ap, long)
+		    : size == 'z' ? va_arg(*ap, ssize_t)
+				  : va_arg(*ap, int);
+		put_number(o, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, 10, v < 0);
+		return;
+	}
+	n = size == 'l'	  ? va_arg(*ap, unsigned long)
+	    : size == 'z' ? va_arg(*ap, size_t)
+			  : va_arg(*ap, unsigned);
+	put_number(o, n, conv == 'x' ? 16 : 10, 0);
+}
+
+static void put_string(struct out *o, const char *s, int precision)
+{
+	size_t n = precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s);
+
+	if (o->escape && o->fd >= 0)
+		put_escaped(o, s, n);
+	else
+		put_arg(o, s, n);
+}
+
+static void voutf(struct out *o, const char *fmt, va_list *ap)
+{
+	while (*fmt) {
+		size_t len = strcspn(fmt, "%");
+		int precision = -1;
+		char size = 0;
+
+		put(o, fmt, len);
+		fmt += len;
+		if (!*fmt++)
+			return;
+		if (fmt[0] == '.' && fmt[1] == '*') {
+			precision = va_arg(*ap, int);
+			fmt += 2;
+		}
+		if (*fmt == 'l' || *fmt == 'z')
+			size = *fmt++;
+		switch (*fmt) {
+		case 's': put_string(o, va_arg(*ap, const char *), precision); break;
+		case 'c': {
+			char c = (char)va_arg(*ap, int);
+			put(o, &c, 1);
+			break;
+		}
+		case 'd':
+		case 'u':
+		case 'x': put_integer(o, *fmt, size, ap); break;
+		default: put(o, fmt, 1);
+		}
+		fmt++;
+	}
+}
+
+void outf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	voutf(o, fmt, &ap);
+	va_end(ap);
+}
+
+void out_flush(struct out *o)
+{
+	size_t done = 0;
+
+	while (done < o->len) {
+		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->failed = 1;
+			break;
+		}
+		done += (size_t)n;
+	}
+	o->len = 0;
+}
+
+/* What a consumer reads from stdout must arrive whole, or the status says not. */
+void flush_stdout(struct out *o)
+{
+	out_flush(o);
+	if (o->failed)
+		die_errno("cannot write to standard output");
+}
+
+static __attribute__((noreturn)) void vfail(int status, const char *fmt, va_list *ap,
+					    const char *reason)
+{
+	struct out line = {.fd = -1, .escape = 1};
+
+	outf(&line, "landlock-run: ");
+	voutf(&line, fmt, ap);
+	if (reason)
+		outf(&line, ": %s", reason);
+	/* Consumers match on one line: the last byte is always the newline. */
+	line.len = line.len < sizeof line.buf ? line.len : sizeof line.buf - 1;
+	line.buf[line.len++] = '\n';
+	line.fd = STDERR_FILENO;
+	/* Nothing is left to report a failed write to; the status still tells. */
+	out_flush(&line);
+	exit(status);
+}
+
+void fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(status, fmt, &ap, NULL);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(EXIT_LAUNCHER, fmt, &ap, NULL);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	const char *reason = strerror(errno);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(EXIT_LAUNCHER, fmt, &ap, reason);
+}
+
+/* Keys and values are plain words chosen here, never outside text. */
+void kv_key(struct kv *kv, const char *key)
+{
+	if (kv->json)
+		outf(kv->o, kv->n ? ",\"%s\":" : "{\"%s\":", key);
+	else if (kv->n)
+		outf(kv->o, "\n%s%s=", kv->prefix, key);
+	else
+		outf(kv->o, "%s%s=", kv->prefix, key);
+	kv->n++;
+}
+
+void kv_int(struct kv *kv, const char *key, long value)
+{
+	kv_key(kv, key);
+	outf(kv->o, "%ld", value);
+}
+
+void kv_word(struct kv *kv, const char *key, const char *word)
+{
+	kv_key(kv, key);
+	outf(kv->o, kv->json ? "\"%s\"" : "%s", word);
+}
+
+void kv_bool(struct kv *kv, const char *key, int value)
+{
+	kv_key(kv, key);
+	outf(kv->o, "%s", kv->json ? (value ? "true" : "false") : (value ? "yes" : "no"));
+}
+
+/* A comma list, or a JSON array of strings. */
+void put_names(struct out *o, const struct name *names, uint64_t mask, int json)
+{
+	const char *sep = "";
+
+	outf(o, "%s", json ? "[" : "");
+	for (; names->name; names++) {
+		if (!(mask & names->bit))
+			continue;
+		outf(o, json ? "%s\"%s\"" : "%s%s", sep, names->name);
+		sep = ",";
+	}
+	outf(o, "%s", json ? "]" : "");
+}
+
+void kv_names(struct kv *kv, const char *key, const struct name *names, uint64_t mask)
+{
+	kv_key(kv, key);
+	put_names(kv->o, names, mask, kv->json);
+}
+
+void kv_end(struct kv *kv)
+{
+	outf(kv->o, "%s\n", kv->json ? (kv->n ? "}" : "{}") : "");
+}
