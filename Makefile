@@ -24,7 +24,21 @@ CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
 LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code
 BIN    := build/$(ARCH)/landlock-run
 
-.PHONY: all install uninstall clean demo test setup fuzz sanitize npm kernel-matrix kernel-matrix-doc bench format print-srcs
+# The test helpers (tests/*.c), built once here, never in a bats file. tryop is
+# static, by the launcher's compiler, so the kernel-matrix guest and qemu-user
+# run it too. fault needs the kernel's seccomp headers, which musl-gcc cannot
+# see: the host's cc builds it, for the host only.
+HOSTCC        ?= cc
+HELPER_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
+HELPERS       := build/$(ARCH)/tryop
+ifeq ($(ARCH),$(HOST_ARCH))
+HELPERS += build/$(ARCH)/fault build/$(ARCH)/fakeabi
+endif
+
+# need TOOL: fail, saying what is missing, rather than install it from make.
+need = @command -v $(1) >/dev/null || { echo "make: $(1) is missing; make setup installs it" >&2; exit 1; }
+
+.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm kernel-matrix kernel-matrix-doc bench format print-srcs
 
 ifeq ($(ARCH),$(HOST_ARCH))
 all: landlock-run
@@ -33,17 +47,27 @@ all: $(BIN)
 endif
 
 $(BIN): $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
-	@command -v $(CC) >/dev/null || scripts/setup.sh build-$(ARCH)
+	$(call need,$(CC))
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $(SRCS)
 
-# The kernel-matrix guest's truncate(2) helper, for the guest's architecture.
-build/$(ARCH)/lr-truncate: tests/guest/lr-truncate.c $(PLATFORM) Makefile
-	@mkdir -p $(@D)
-	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $<
-
 landlock-run: build/$(HOST_ARCH)/landlock-run
 	cp $< $@
+
+test-helpers: $(HELPERS)
+
+build/$(ARCH)/tryop: tests/tryop.c tests/errnames.h landlock.h $(PLATFORM) Makefile
+	$(call need,$(CC))
+	@mkdir -p $(@D)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ tests/tryop.c
+
+build/$(HOST_ARCH)/fault: tests/fault.c tests/errnames.h landlock.h Makefile
+	$(call need,$(HOSTCC))
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HELPER_CFLAGS) -o $@ tests/fault.c
+
+build/$(HOST_ARCH)/fakeabi: build/$(HOST_ARCH)/fault
+	ln -sf fault $@
 
 install: landlock-run landlock-run.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -91,4 +115,4 @@ print-srcs:
 	@echo $(SRCS)
 
 format:
-	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/fuzz/*.c tests/fuzz/*.h
+	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/*.h tests/fuzz/*.c tests/fuzz/*.h

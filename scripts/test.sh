@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 . scripts/tally.sh
 
 scripts/setup.sh all || exit 1
-make -s || exit 1
-make -s ARCH=aarch64 || exit 1
+make -s all test-helpers || exit 1
+make -s ARCH=aarch64 all test-helpers || exit 1
 
 suites=${LR_SUITES:-bats npm matrix}
 # tests/log.bats may switch the kernel's audit log on for its run (and back

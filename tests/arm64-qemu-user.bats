@@ -6,29 +6,23 @@
 # A command exec'd from inside qemu-user runs natively, so a launcher that wrongly went on
 # would really create the marker file.
 load helpers
-bats_require_minimum_version 1.5.0
 
 setup_file() {
 	local root=$BATS_TEST_DIRNAME/..
 	. "$root/scripts/lib.sh"
-	make -s -C "$root" ARCH=aarch64 >&2
 	local env=$root/platform/linux-arm64.env
+	# built by scripts/test.sh (make ARCH=aarch64, make ARCH=aarch64 test-helpers)
+	make -s -q -C "$root" ARCH=aarch64 all test-helpers ||
+		fail "the aarch64 launcher or tryop is missing or stale: run make ARCH=aarch64 all test-helpers"
 	ARM64=$root/build/aarch64/landlock-run
+	TRYOP_ARM64=$root/build/aarch64/tryop
 	NATIVE=$root/build/$(uname -m)/landlock-run
 	VERSION_WANT="landlock-run $(cat "$root/VERSION")"
 	QEMU=$(platform_var "$env" QEMU_USER)
-	export ARM64 NATIVE VERSION_WANT QEMU
-	command -v "$QEMU" >/dev/null || need_packages qemu-user-static
-	# the premise, checked without the launcher: syscall 444 under this qemu is ENOSYS
-	printf '%s\n' '#define _GNU_SOURCE' '#include <errno.h>' '#include <stdio.h>' \
-		'#include <unistd.h>' \
-		'int main(void) { long r = syscall(444, 0, 0, 1); printf("%ld %d\n", r, r < 0 ? errno : 0); return 0; }' \
-		>"$BATS_FILE_TMPDIR/abi.c"
-	local spec
-	spec=$(platform_var "$env" SPECS)
-	"$(platform_var "$env" CC)" ${spec:+-specs "$spec"} -static -o "$BATS_FILE_TMPDIR/abi-arm64" \
-		"$BATS_FILE_TMPDIR/abi.c"
-	export ABI_ARM64=$BATS_FILE_TMPDIR/abi-arm64
+	MACHINE=$(platform_var "$env" ELF_MACHINE)
+	export ARM64 TRYOP_ARM64 NATIVE VERSION_WANT QEMU MACHINE
+	command -v "$QEMU" >/dev/null || fail "$QEMU is missing: make setup installs it"
+	require_helpers
 }
 
 setup() {
@@ -37,19 +31,14 @@ setup() {
 }
 
 @test "the arm64 build is a static aarch64 ELF (machine 183)" {
-	run od -An -t u2 -j 18 -N 2 "$ARM64"
-	assert_success
-	assert_equal "${output//[[:space:]]/}" 183
-	run readelf -lW "$ARM64"
-	assert_success
-	refute_output --partial INTERP
-	refute_output --partial DYNAMIC
+	run -0 "$TRYOP" elf "$ARM64"
+	assert_output "class=64 endian=little type=exec machine=$MACHINE interp=no dynamic=no link=static"
 }
 
+# checked without the launcher: tryop asks landlock_create_ruleset directly
 @test "premise: under qemu-user the Landlock syscalls answer ENOSYS" {
-	run "$QEMU" "$ABI_ARM64"
-	assert_success
-	assert_output "-1 38"
+	run -1 "$QEMU" "$TRYOP_ARM64" abi
+	assert_output ENOSYS
 }
 
 @test "arm64 --version works under qemu-user" {

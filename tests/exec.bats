@@ -2,7 +2,6 @@
 # Running the command: exit statuses, signals and pid, argv bytes, the
 # environment and cwd, PATH lookup, and the launcher's silence.
 load helpers
-bats_require_minimum_version 1.5.0
 
 PY=/usr/bin/python3
 

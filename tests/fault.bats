@@ -5,23 +5,11 @@
 # nothing on stdout, and the command never runs.
 
 load helpers
-bats_require_minimum_version 1.5.0
-
-setup_file() {
-	require_landlock
-	cc -std=c11 -O2 -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/fault" \
-		"$BATS_TEST_DIRNAME/fault.c"
-	export FAULT="$BATS_FILE_TMPDIR/fault"
-}
 
 setup() {
-	OUT="$BATS_TEST_TMPDIR/out"
-	mkdir "$OUT"
-	MARKER="$OUT/ran"
+	require_landlock
+	out_dir
 }
-
-# The command every run tries: it leaves a marker where --rw lets it write.
-RAN=(sh -c 'echo ran >"$0"')
 
 # A failure of the launcher: 125, one stderr line matching $1, no stdout,
 # and the marker (when the command had a chance to make it) absent.
@@ -33,16 +21,26 @@ assert_refused() {
 	assert_file_not_exists "$MARKER"
 }
 
+# refused PATTERN FAULT-ARG... -- LAUNCHER-ARG...: under tests/fault.c with
+# FAULT-ARGs, the launcher with LAUNCHER-ARGs fails closed (assert_refused).
+refused() {
+	local want=$1 i
+	shift
+	for ((i = 1; i <= $#; i++)); do [ "${!i}" = -- ] && break; done
+	run --separate-stderr "$FAULT" "${@:1:i}" "$LR" "${@:i+1}"
+	assert_refused "$want"
+}
+
 # Without a fault, the same command line runs: every refusal below is the
 # injected errno's doing, not a policy that could never have worked.
 @test "control: without a fault the command runs and the probe passes" {
-	run --separate-stderr "$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+	run --separate-stderr "$LR" --rw "$OUT" "${RAN[@]}"
 	assert_success
 	assert_file_exists "$MARKER"
 	rm "$MARKER"
 	# A filter that matches no call (no ruleset is fd 999) changes nothing.
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
+		"$LR" --rw "$OUT" "${RAN[@]}"
 	assert_success
 	assert_file_exists "$MARKER"
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- \
@@ -53,79 +51,65 @@ assert_refused() {
 
 # A kernel without Landlock answers ENOSYS to every Landlock call.
 @test "no Landlock (ENOSYS): --probe gives 125 and names the cause" {
-	run --separate-stderr "$FAULT" \
-		landlock_create_ruleset,landlock_add_rule,landlock_restrict_self ENOSYS -- \
-		"$LR" --probe
-	assert_refused "Landlock is not supported by this kernel.*5\.13"
+	refused "Landlock is not supported by this kernel.*5\.13" \
+		landlock_create_ruleset,landlock_add_rule,landlock_restrict_self ENOSYS -- --probe
 }
 
 @test "no Landlock (ENOSYS): a run gives 125 and the command never runs" {
-	run --separate-stderr "$FAULT" \
-		landlock_create_ruleset,landlock_add_rule,landlock_restrict_self ENOSYS -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "Landlock is not supported by this kernel"
+	refused "Landlock is not supported by this kernel" \
+		landlock_create_ruleset,landlock_add_rule,landlock_restrict_self ENOSYS -- --rw "$OUT" "${RAN[@]}"
 }
 
 # Built in but not enabled at boot: create_ruleset answers EOPNOTSUPP.
 @test "Landlock disabled (EOPNOTSUPP): --probe gives 125 and names lsm=" {
-	run --separate-stderr "$FAULT" landlock_create_ruleset EOPNOTSUPP -- \
-		"$LR" --probe
-	assert_refused "Landlock is disabled on this system.*lsm="
+	refused "Landlock is disabled on this system.*lsm=" \
+		landlock_create_ruleset EOPNOTSUPP -- --probe
 }
 
 @test "Landlock disabled (EOPNOTSUPP): a run gives 125 and the command never runs" {
-	run --separate-stderr "$FAULT" landlock_create_ruleset EOPNOTSUPP -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "Landlock is disabled on this system"
+	refused "Landlock is disabled on this system" \
+		landlock_create_ruleset EOPNOTSUPP -- --rw "$OUT" "${RAN[@]}"
 }
 
 # --arg2 0: only the real creation (flags 0) fails; the version query works.
 @test "ruleset creation failing after a good version query gives 125" {
-	run --separate-stderr "$FAULT" landlock_create_ruleset ENOMEM --arg2 0 -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot create the Landlock ruleset"
+	refused "cannot create the Landlock ruleset" \
+		landlock_create_ruleset ENOMEM --arg2 0 -- --rw "$OUT" "${RAN[@]}"
 }
 
 @test "the version query failing with an unexpected errno gives 125" {
-	run --separate-stderr "$FAULT" landlock_create_ruleset EINVAL --arg2 1 -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot query the Landlock ABI version"
+	refused "cannot query the Landlock ABI version" \
+		landlock_create_ruleset EINVAL --arg2 1 -- --rw "$OUT" "${RAN[@]}"
 }
 
 @test "add_rule EPERM gives 125, names the grant, and the command never runs" {
-	run --separate-stderr "$FAULT" landlock_add_rule EPERM -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot add the rule for --rw path $OUT: "
+	refused "cannot add the rule for --rw path $OUT: " \
+		landlock_add_rule EPERM -- --rw "$OUT" "${RAN[@]}"
 }
 
 @test "add_rule EINVAL gives 125, names the grant, and the command never runs" {
-	run --separate-stderr "$FAULT" landlock_add_rule EINVAL -- \
-		"$LR" --ro / --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot add the rule for --(ro|rw) path (/|$OUT): "
+	refused "cannot add the rule for --(ro|rw) path (/|$OUT): " \
+		landlock_add_rule EINVAL -- --ro / --rw "$OUT" "${RAN[@]}"
 }
 
 @test "add_rule EINVAL on a --probe with grants gives 125" {
-	run --separate-stderr "$FAULT" landlock_add_rule EINVAL -- \
-		"$LR" --probe --rw "$OUT"
-	assert_refused "cannot add the rule for --rw path $OUT: "
+	refused "cannot add the rule for --rw path $OUT: " \
+		landlock_add_rule EINVAL -- --probe --rw "$OUT"
 }
 
 @test "restrict_self EPERM gives 125 and the command never runs" {
-	run --separate-stderr "$FAULT" landlock_restrict_self EPERM -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot enforce the Landlock ruleset: "
+	refused "cannot enforce the Landlock ruleset: " \
+		landlock_restrict_self EPERM -- --rw "$OUT" "${RAN[@]}"
 }
 
 @test "restrict_self EINVAL gives 125 and the command never runs" {
-	run --separate-stderr "$FAULT" landlock_restrict_self EINVAL -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot enforce the Landlock ruleset: "
+	refused "cannot enforce the Landlock ruleset: " \
+		landlock_restrict_self EINVAL -- --rw "$OUT" "${RAN[@]}"
 }
 
 # The probe's self-test child must not report enforcement it could not set up.
 @test "restrict_self EPERM makes --probe fail with 125" {
-	run --separate-stderr "$FAULT" landlock_restrict_self EPERM -- "$LR" --probe
-	assert_refused "self-test: cannot enforce a ruleset: "
+	refused "self-test: cannot enforce a ruleset: " landlock_restrict_self EPERM -- --probe
 }
 
 # The case a syscall-only probe gets wrong: a kernel that accepts every
@@ -133,49 +117,41 @@ assert_refused() {
 # nothing. The probe must see the operations succeed and refuse to say
 # "enforced"; errno 0 here is seccomp's "return 0, skip the call".
 @test "a kernel that accepts restrict_self but enforces nothing fails the probe" {
-	run --separate-stderr "$FAULT" landlock_restrict_self 0 -- "$LR" --probe
-	assert_refused "self-test: read_dir was not denied: the kernel does not enforce Landlock"
-	run --separate-stderr "$FAULT" landlock_restrict_self 0 -- "$LR" --probe --json
-	assert_refused "self-test: read_dir was not denied"
+	refused "self-test: read_dir was not denied: the kernel does not enforce Landlock" \
+		landlock_restrict_self 0 -- --probe
+	refused "self-test: read_dir was not denied" landlock_restrict_self 0 -- --probe --json
 	# The same with TCP and scopes requested: no line claims enforcement.
-	run --separate-stderr "$FAULT" landlock_restrict_self 0 -- \
-		"$LR" --probe --tcp-connect 443 --scope signal,abstract-unix
-	assert_refused "self-test: read_dir was not denied"
+	refused "self-test: read_dir was not denied" \
+		landlock_restrict_self 0 -- --probe --tcp-connect 443 --scope signal,abstract-unix
 }
 
 # The helper sets no_new_privs itself (to install the filter), so its filter
 # answers the launcher's prctl(PR_SET_NO_NEW_PRIVS) with the errno.
 @test "prctl(PR_SET_NO_NEW_PRIVS) EPERM gives 125 and the command never runs" {
-	run --separate-stderr "$FAULT" prctl EPERM -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot set no_new_privs: "
+	refused "cannot set no_new_privs: " prctl EPERM -- --rw "$OUT" "${RAN[@]}"
 }
 
 @test "prctl(PR_SET_NO_NEW_PRIVS) EINVAL makes --probe fail with 125" {
-	run --separate-stderr "$FAULT" prctl EINVAL -- "$LR" --probe
-	assert_refused "self-test: cannot set no_new_privs: "
+	refused "self-test: cannot set no_new_privs: " prctl EINVAL -- --probe
 }
 
 # --path fails the open of exactly one grant, whatever the order of opens.
 @test "open of a --rw grant failing gives 125 naming the option and path" {
 	mkdir "$OUT/other"
-	run --separate-stderr "$FAULT" open,openat EACCES --path "$OUT/other" -- \
-		"$LR" --ro / --rw "$OUT" --rw "$OUT/other" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot open --rw path $OUT/other: "
+	refused "cannot open --rw path $OUT/other: " \
+		open,openat EACCES --path "$OUT/other" -- --ro / --rw "$OUT" --rw "$OUT/other" "${RAN[@]}"
 }
 
 @test "open of a --ro grant failing gives 125 naming the option and path" {
-	run --separate-stderr "$FAULT" open,openat ELOOP --path /usr -- \
-		"$LR" --ro / --ro /usr --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot open --ro path /usr: "
+	refused "cannot open --ro path /usr: " \
+		open,openat ELOOP --path /usr -- --ro / --ro /usr --rw "$OUT" "${RAN[@]}"
 }
 
 # -try skips a missing path only: any other error must not drop the grant.
 @test "--ro-try path failing with EACCES (not ENOENT) gives 125" {
 	mkdir "$OUT/ro"
-	run --separate-stderr "$FAULT" open,openat EACCES --path "$OUT/ro" -- \
-		"$LR" --ro / --ro-try "$OUT/ro" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot open --ro-try path $OUT/ro: "
+	refused "cannot open --ro-try path $OUT/ro: " \
+		open,openat EACCES --path "$OUT/ro" -- --ro / --ro-try "$OUT/ro" --rw "$OUT" "${RAN[@]}"
 }
 
 @test "--rw-try path answering ENOENT is skipped: the command runs without it" {
@@ -196,7 +172,6 @@ assert_refused() {
 }
 
 @test "--rw path answering ENOENT gives 125 (only -try skips)" {
-	run --separate-stderr "$FAULT" open,openat ENOENT --path "$OUT" -- \
-		"$LR" --rw "$OUT" -- "${RAN[@]}" "$MARKER"
-	assert_refused "cannot open --rw path $OUT: "
+	refused "cannot open --rw path $OUT: " \
+		open,openat ENOENT --path "$OUT" -- --rw "$OUT" "${RAN[@]}"
 }

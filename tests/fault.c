@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "../landlock.h" /* the syscall numbers and flags the launcher uses */
+#include "errnames.h"
 
 #if defined(__x86_64__)
 #define ARCH_NR AUDIT_ARCH_X86_64
@@ -88,11 +89,6 @@ __attribute__((noreturn, format(printf, 1, 2))) static void die(const char *fmt,
 	exit(EXIT_HELPER);
 }
 
-struct name {
-	const char *name;
-	long value;
-};
-
 static const struct name syscall_names[] = {
 	{"landlock_create_ruleset", __NR_landlock_create_ruleset},
 	{"landlock_add_rule", __NR_landlock_add_rule},
@@ -106,17 +102,6 @@ static const struct name syscall_names[] = {
 	{"close", __NR_close},
 	{"execve", __NR_execve},
 	{NULL, 0},
-};
-
-static const struct name errno_names[] = {
-	{"EPERM", EPERM},     {"ENOENT", ENOENT},   {"EINTR", EINTR},
-	{"EIO", EIO},	      {"E2BIG", E2BIG},	    {"EBADF", EBADF},
-	{"EAGAIN", EAGAIN},   {"ENOMEM", ENOMEM},   {"EACCES", EACCES},
-	{"EFAULT", EFAULT},   {"ENOTDIR", ENOTDIR}, {"EISDIR", EISDIR},
-	{"EINVAL", EINVAL},   {"EMFILE", EMFILE},   {"ENFILE", ENFILE},
-	{"ENOSPC", ENOSPC},   {"EROFS", EROFS},	    {"ENAMETOOLONG", ENAMETOOLONG},
-	{"ENOSYS", ENOSYS},   {"ELOOP", ELOOP},	    {"EOPNOTSUPP", EOPNOTSUPP},
-	{"ENOTSUP", ENOTSUP}, {"EXDEV", EXDEV},	    {NULL, 0},
 };
 
 /* A whole-string unsigned number (decimal, 0x hex or 0 octal); no sign. */
@@ -313,47 +298,52 @@ static void answer(struct answer *a, const struct seccomp_notif *req,
 	}
 }
 
-static void send_fd(int sock, int fd)
-{
-	char byte = 0;
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+/* One byte carrying one descriptor: how the child hands its listener over. */
+struct fd_msg {
+	char byte;
+	struct iovec iov;
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
-			     .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	struct msghdr msg;
+};
 
-	memset(u.buf, 0, sizeof(u.buf));
+static struct msghdr *fd_msg_init(struct fd_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->iov = (struct iovec){.iov_base = &m->byte, .iov_len = 1};
+	m->msg = (struct msghdr){.msg_iov = &m->iov,
+				 .msg_iovlen = 1,
+				 .msg_control = m->u.buf,
+				 .msg_controllen = sizeof(m->u.buf)};
+	return &m->msg;
+}
+
+static void send_fd(int sock, int fd)
+{
+	struct fd_msg m;
+	struct msghdr *msg = fd_msg_init(&m);
+	struct cmsghdr *c = CMSG_FIRSTHDR(msg);
+
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	if (sendmsg(sock, &msg, 0) != 1)
+	if (sendmsg(sock, msg, 0) != 1)
 		die("sendmsg(listener): %s", strerror(errno));
 }
 
 static int recv_fd(int sock)
 {
-	char byte;
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
-			     .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf)};
+	struct fd_msg m;
+	struct msghdr *msg = fd_msg_init(&m);
 	struct cmsghdr *c;
 	int fd;
 
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
+	if (recvmsg(sock, msg, MSG_CMSG_CLOEXEC) != 1)
 		die("recvmsg(listener): %s", errno ? strerror(errno) : "child gave none");
-	c = CMSG_FIRSTHDR(&msg);
+	c = CMSG_FIRSTHDR(msg);
 	if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
 		die("recvmsg(listener): no descriptor");
 	memcpy(&fd, CMSG_DATA(c), sizeof(int));

@@ -2,7 +2,6 @@
 # Grants: spellings, duplicates, symlinks, relative paths, -try, paths that
 # cannot be opened, and policies with thousands of grants.
 load helpers
-bats_require_minimum_version 1.5.0
 
 setup() {
 	require_landlock

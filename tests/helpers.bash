@@ -1,32 +1,60 @@
-# Shared by tests/*.bats: load the assertion libraries and find the launcher.
+# Shared by every tests/*.bats (`load helpers`): the assertion libraries, the
+# launcher and the test helpers under test, what the kernel says without the
+# launcher, the rights table (tests/rights.sh), and servers for socket tests.
+bats_require_minimum_version 1.5.0
 bats_load_library bats-support
 bats_load_library bats-assert
 bats_load_library bats-file
 
 # The binary under test: scripts/sanitize.sh points LR_BIN at an ASan build.
 LR=${LR_BIN:-$BATS_TEST_DIRNAME/../landlock-run}
+# The test helpers, built by `make test-helpers` (scripts/test.sh runs it):
+# tryop (tests/tryop.c), fault and fakeabi (tests/fault.c).
+HELPERS=$BATS_TEST_DIRNAME/../build/$HOSTTYPE
+TRYOP=$HELPERS/tryop
+FAULT=$HELPERS/fault
+FAKEABI=$HELPERS/fakeabi
+# Debian's python3 starts in 20 ms; a pyenv shim first in PATH takes 200.
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+. "$BATS_TEST_DIRNAME/rights.sh"
+
+# The kernel's own answers, asked by tryop rather than the launcher, so a broken
+# launcher cannot turn failures into skips: the ABI ("7", or an errno name such
+# as ENOSYS) and the errata as the probe prints them ("0x7", or "unknown" where
+# the kernel has no errata query).
+KABI=$("$TRYOP" abi 2>/dev/null) || true
+KERRATA=$("$TRYOP" errata 2>/dev/null) || KERRATA=unknown
+
+# require_helpers: fail when the test helpers are missing or older than their
+# sources (make -q builds nothing); checked once per file.
+require_helpers() {
+	[ -e "$BATS_FILE_TMPDIR/helpers-ok" ] && return 0
+	make -s -q -C "$BATS_TEST_DIRNAME/.." test-helpers ||
+		fail "the test helpers in $HELPERS are missing or stale: run make test-helpers"
+	touch "$BATS_FILE_TMPDIR/helpers-ok"
+}
 
 # Landlock is a kernel feature: fail (not skip) when the kernel has it and
 # skip only where it truly does not.
 require_landlock() {
-	local abi
-	abi=$(kernel_abi)
-	[ "$abi" -gt 0 ] 2>/dev/null && return 0
-	skip "this kernel has no usable Landlock ($abi)"
+	require_helpers
+	[ "$KABI" -gt 0 ] 2>/dev/null && return 0
+	skip "this kernel has no usable Landlock ($KABI)"
 }
 
-# kernel_abi: the ABI the kernel reports, asked without the launcher, so a
-# broken launcher cannot turn failures into skips.
-kernel_abi() {
-	local cache=${BATS_FILE_TMPDIR:-/tmp}/kernel-abi py=python3
-	[ -x /usr/bin/python3 ] && py=/usr/bin/python3 # a pyenv shim costs 150 ms a call
-	if [ ! -s "$cache" ]; then
-		"$py" -c 'import ctypes, os
-libc = ctypes.CDLL(None, use_errno=True)
-r = libc.syscall(444, None, 0, 1)
-print(r if r > 0 else os.strerror(ctypes.get_errno()))' >"$cache"
-	fi
-	cat "$cache"
+# require_abi N: skip where the kernel's own ABI is below N (never on ABI 7).
+require_abi() {
+	[ "$KABI" -ge "$1" ] 2>/dev/null || skip "needs Landlock ABI $1, the kernel has $KABI"
+}
+
+# out_dir: $OUT, an empty directory for the command to write in; $MARKER, the
+# file in it that the command in RAN leaves when it runs ("${RAN[@]}" is
+# `-- COMMAND...`, to end a launcher command line with).
+out_dir() {
+	OUT=$BATS_TEST_TMPDIR/out
+	MARKER=$OUT/ran
+	RAN=(-- sh -c 'echo ran >"$0"' "$MARKER")
+	mkdir "$OUT"
 }
 
 # assert_one_launcher_line: stderr ($output with --separate-stderr: $stderr)
@@ -36,4 +64,32 @@ assert_one_launcher_line() {
 	[ "$(printf '%s\n' "$err" | grep -c '')" -eq 1 ] ||
 		fail "expected exactly one stderr line, got: $err"
 	[[ $err == "landlock-run: "* ]] || fail "expected a 'landlock-run: ' line, got: $err"
+}
+
+# start_server OUT LINES ARG...: run `tryop ARG...` in the background with
+# stdout in OUT and wait (at most 5 s) until it printed LINES lines. Its pid
+# is appended to $BATS_FILE_TMPDIR/servers for stop_servers.
+start_server() {
+	local out=$1 lines=$2 i
+	shift 2
+	# 3>&-: bats waits for every holder of fd 3 before it finishes.
+	"$TRYOP" "$@" >"$out" 3>&- &
+	echo $! >>"$BATS_FILE_TMPDIR/servers"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c '' "$out")" -ge "$lines" ] && return 0
+		sleep 0.05
+	done
+	echo "tryop $* did not start: $(cat "$out")" >&2
+	return 1
+}
+
+# stop_servers: end the servers this file started, by pid.
+stop_servers() {
+	local pid
+	[ -f "$BATS_FILE_TMPDIR/servers" ] || return 0
+	while read -r pid; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done <"$BATS_FILE_TMPDIR/servers"
+	rm -f "$BATS_FILE_TMPDIR/servers"
 }

@@ -3,7 +3,6 @@
 # with on-disk evidence, and controls showing the same action works when
 # granted (so no test here can pass because the action was impossible anyway).
 load helpers
-bats_require_minimum_version 1.5.0
 
 PY=/usr/bin/python3
 

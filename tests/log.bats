@@ -5,13 +5,11 @@
 # log: those tests read it through tests/audit-watch.py when audit is on
 # (or LR_TEST_AUDIT=1 lets this file switch it on as root, and back off).
 load helpers
-load tryop
-bats_require_minimum_version 1.5.0
 
 FLAGS=(--log-subprocesses --no-log --no-log-nested)
 
 setup_file() {
-	setup_tryop
+	require_helpers
 	WATCH=$BATS_TEST_DIRNAME/audit-watch.py
 	AUDIT=$("$PYTHON" "$WATCH" status 2>/dev/null) || AUDIT=unavailable
 	if [ "$AUDIT" = 0 ] && [ "${LR_TEST_AUDIT-}" = 1 ]; then

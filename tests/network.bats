@@ -3,11 +3,9 @@
 # each option's allowed/denied pair against listeners this file starts, the
 # defaults, usage errors, ABI refusals, the probe and -v.
 load helpers
-load tryop
-bats_require_minimum_version 1.5.0
 
 setup_file() {
-	setup_tryop
+	require_helpers
 	# Two listeners P and Q that accept until teardown_file.
 	start_server "$BATS_FILE_TMPDIR/listeners" 2 listen 2
 	P=$(sed -n 1p "$BATS_FILE_TMPDIR/listeners")

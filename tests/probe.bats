@@ -2,12 +2,6 @@
 # --probe (issue 3): the report, line by line and as JSON, at every ABI level
 # through --abi, with --strict, and its usage and output errors.
 load helpers
-load tryop
-bats_require_minimum_version 1.5.0
-
-setup_file() {
-	setup_tryop
-}
 
 setup() {
 	require_landlock
@@ -16,9 +10,9 @@ setup() {
 
 # used_abi N: the ABI the launcher must use for --abi N on this kernel.
 used_abi() {
-	local k
-	k=$KABI
-	((k > 7)) && k=7
+	local k max
+	k=$KABI max=$(abi_max)
+	((k > max)) && k=$max
 	echo $(($1 < k ? $1 : k))
 }
 
@@ -37,10 +31,10 @@ assert_probe_text() {
 	assert_equal "${lines[2]}" "abi_used=$n"
 	assert_equal "${lines[3]}" "errata=$KERRATA"
 	assert_equal "${lines[4]}" "fs=$( ((n >= 5)) && echo full || echo partial)"
-	assert_equal "${lines[5]}" "fs_handled=$(fs_handled_at "$n")"
-	assert_equal "${lines[6]}" "fs_missing=$(fs_missing_at "$n")"
+	assert_equal "${lines[5]}" "fs_handled=$(rights fs "$n")"
+	assert_equal "${lines[6]}" "fs_missing=$(rights_missing fs "$n")"
 	assert_equal "${lines[7]}" "tcp=$( ((n >= 4)) && echo yes || echo no)"
-	assert_equal "${lines[8]}" "scopes=$( ((n >= 6)) && echo abstract-unix,signal)"
+	assert_equal "${lines[8]}" "scopes=$(rights scope "$n")"
 	assert_equal "${lines[9]}" "log_flags=$( ((n >= 7)) && echo yes || echo no)"
 	assert_equal "${lines[10]}" "proven=$proven"
 	assert_equal "${lines[11]}" "self_test=passed"

@@ -4,11 +4,9 @@
 # UNIX socket listener outside it; both sides of each pair, usage errors,
 # ABI refusals, the probe and -v.
 load helpers
-load tryop
-bats_require_minimum_version 1.5.0
 
 setup_file() {
-	setup_tryop
+	require_helpers
 	# Listeners outside any sandbox: abstract (@name) and pathname.
 	ABSTRACT=@landlock-run-scope-test-$$
 	SOCK=$BATS_FILE_TMPDIR/sock

@@ -25,6 +25,21 @@
  *   tryop ulisten NAME           UNIX stream listener; @NAME is abstract
  *   tryop uconnect NAME          connect to it
  *   tryop uself                  abstract listener and a connect to it, here
+ *   tryop abi                    the kernel's Landlock ABI version, e.g. "7"
+ *   tryop errata                 its errata bitmask as the probe prints it, e.g. "0x7"
+ *   tryop elf FILE               one line of facts from FILE's ELF header, e.g.
+ *                                "class=64 endian=little type=exec machine=62
+ *                                 interp=no dynamic=no link=static"
+ *
+ * abi and errata ask landlock_create_ruleset(NULL, 0, VERSION or ERRATA)
+ * directly, never through the launcher, so a broken launcher cannot turn
+ * failures into skips; where the kernel refuses they print the errno's name.
+ * elf: type is exec, dyn, rel, core or the number; machine is e_machine (62
+ * x86_64, 183 aarch64); interp and dynamic say whether a PT_INTERP and a
+ * PT_DYNAMIC program header exist; link is static when neither does.
+ *
+ * Built static with the launcher's compiler (make test-helpers), so the
+ * kernel-matrix guest and qemu-user run it too.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -43,27 +58,38 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "../landlock.h"
+#include "errnames.h"
+
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
 #endif
 
+/* errno's name, or its number where the table lacks it. */
+static void put_errno(void)
+{
+	const char *name = errno_name(errno);
+
+	if (name)
+		puts(name);
+	else
+		printf("errno %d\n", errno);
+}
+
 static int outcome(int ret)
 {
-	const char *name = strerrorname_np(errno);
-
 	if (ret >= 0) {
 		puts("ok");
 		return 0;
 	}
-	puts(name ? name : "E?");
+	put_errno();
 	return 1;
 }
 
 static void setup_failed(const char *step)
 {
-	const char *name = strerrorname_np(errno);
-
-	printf("%s: %s\n", step, name ? name : "E?");
+	printf("%s: ", step);
+	put_errno();
 	exit(1);
 }
 
@@ -215,51 +241,227 @@ static int unix_connect(const char *name)
 	return outcome(connect(fd, (struct sockaddr *)&a, len));
 }
 
+static int landlock_query(unsigned flags, const char *format)
+{
+	long r = syscall(__NR_landlock_create_ruleset, NULL, 0, flags);
+
+	if (r < 0)
+		return outcome(-1);
+	printf(format, r);
+	return 0;
+}
+
+/* ---- tryop elf ---------------------------------------------------------- */
+
+struct elf {
+	unsigned char h[64]; /* e_ident and the header fields read below */
+	int little;
+};
+
+static uint64_t elf_word(const struct elf *e, size_t off, int size)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)e->h[off + (size_t)(e->little ? i : size - 1 - i)] << (8 * i);
+	return v;
+}
+
+static int elf_bad(const char *why)
+{
+	printf("elf: %s\n", why);
+	return 1;
+}
+
+static int elf(const char *path)
+{
+	static const char *types[] = {"none", "rel", "exec", "dyn", "core"};
+	struct elf e, ph;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), wide, interp = 0, dynamic = 0;
+	uint64_t phoff, phentsize, phnum, type, i;
+
+	if (fd < 0)
+		setup_failed("open");
+	if (pread(fd, e.h, sizeof e.h, 0) != (ssize_t)sizeof e.h || memcmp(e.h, "\177ELF", 4))
+		return elf_bad("not an ELF file");
+	if ((e.h[4] != 1 && e.h[4] != 2) || (e.h[5] != 1 && e.h[5] != 2))
+		return elf_bad("bad ELF class or data encoding");
+	wide = e.h[4] == 2;
+	e.little = e.h[5] == 1;
+	ph.little = e.little;
+	type = elf_word(&e, 16, 2);
+	phoff = elf_word(&e, wide ? 32 : 28, wide ? 8 : 4);
+	phentsize = elf_word(&e, wide ? 54 : 42, 2);
+	phnum = elf_word(&e, wide ? 56 : 44, 2);
+	if (phnum == 0 || phentsize < 4 || phentsize > sizeof ph.h)
+		return elf_bad("no program headers");
+	for (i = 0; i < phnum; i++) {
+		if (pread(fd, ph.h, 4, (off_t)(phoff + i * phentsize)) != 4)
+			return elf_bad("program headers out of range");
+		interp |= elf_word(&ph, 0, 4) == 3;  /* PT_INTERP */
+		dynamic |= elf_word(&ph, 0, 4) == 2; /* PT_DYNAMIC */
+	}
+	close(fd);
+	printf("class=%d endian=%s type=", wide ? 64 : 32, e.little ? "little" : "big");
+	if (type < sizeof types / sizeof *types)
+		printf("%s", types[type]);
+	else
+		printf("%u", (unsigned)type);
+	printf(" machine=%u interp=%s dynamic=%s link=%s\n", (unsigned)elf_word(&e, 18, 2),
+	       interp ? "yes" : "no", dynamic ? "yes" : "no",
+	       interp || dynamic ? "dynamic" : "static");
+	return 0;
+}
+
+/* ---- the operations ----------------------------------------------------- */
+
+static int op_truncate(char **a)
+{
+	return outcome(truncate(a[0], 0));
+}
+
+static int op_rename(char **a)
+{
+	return outcome(rename(a[0], a[1]));
+}
+
+static int op_fionread(char **a)
+{
+	return ioctl_op(a[0], FIONREAD);
+}
+
+static int op_tcgets(char **a)
+{
+	return ioctl_op(a[0], TCGETS);
+}
+
+static int op_bind(char **a)
+{
+	return inet_op(SOCK_STREAM, 0, "bind", port_arg(a[0]));
+}
+
+static int op_connect(char **a)
+{
+	return inet_op(SOCK_STREAM, 0, "connect", port_arg(a[0]));
+}
+
+static int op_bind6(char **a)
+{
+	return bind6(port_arg(a[0]));
+}
+
+static int op_mptcp_bind(char **a)
+{
+	return inet_op(SOCK_STREAM, IPPROTO_MPTCP, "bind", port_arg(a[0]));
+}
+
+static int op_mptcp_connect(char **a)
+{
+	return inet_op(SOCK_STREAM, IPPROTO_MPTCP, "connect", port_arg(a[0]));
+}
+
+static int op_udp_bind(char **a)
+{
+	return inet_op(SOCK_DGRAM, 0, "bind", port_arg(a[0]));
+}
+
+static int op_udp_send(char **a)
+{
+	return inet_op(SOCK_DGRAM, 0, "send", port_arg(a[0]));
+}
+
+static int op_freeport(char **a)
+{
+	(void)a;
+	return freeport();
+}
+
+static int op_listen(char **a)
+{
+	return listen_tcp(atoi(a[0]));
+}
+
+static int op_kill(char **a)
+{
+	return outcome(kill(atoi(a[0]), atoi(a[1])));
+}
+
+static int op_ulisten(char **a)
+{
+	int fd = unix_listen(a[0]);
+
+	puts("ready");
+	serve(&fd, 1);
+	return 0;
+}
+
+static int op_uconnect(char **a)
+{
+	return unix_connect(a[0]);
+}
+
+static int op_uself(char **a)
+{
+	char name[64];
+
+	(void)a;
+	snprintf(name, sizeof name, "@tryop-uself-%d", (int)getpid());
+	unix_listen(name);
+	return unix_connect(name);
+}
+
+static int op_abi(char **a)
+{
+	(void)a;
+	return landlock_query(LANDLOCK_CREATE_RULESET_VERSION, "%ld\n");
+}
+
+static int op_errata(char **a)
+{
+	(void)a;
+	return landlock_query(LANDLOCK_CREATE_RULESET_ERRATA, "0x%lx\n");
+}
+
+static int op_elf(char **a)
+{
+	return elf(a[0]);
+}
+
+static const struct op {
+	const char *name;
+	int nargs;
+	int (*run)(char **arg);
+} ops[] = {
+	{"truncate", 1, op_truncate},
+	{"rename", 2, op_rename},
+	{"ioctl-fionread", 1, op_fionread},
+	{"ioctl-tcgets", 1, op_tcgets},
+	{"bind", 1, op_bind},
+	{"connect", 1, op_connect},
+	{"bind6", 1, op_bind6},
+	{"mptcp-bind", 1, op_mptcp_bind},
+	{"mptcp-connect", 1, op_mptcp_connect},
+	{"udp-bind", 1, op_udp_bind},
+	{"udp-send", 1, op_udp_send},
+	{"freeport", 0, op_freeport},
+	{"listen", 1, op_listen},
+	{"kill", 2, op_kill},
+	{"ulisten", 1, op_ulisten},
+	{"uconnect", 1, op_uconnect},
+	{"uself", 0, op_uself},
+	{"abi", 0, op_abi},
+	{"errata", 0, op_errata},
+	{"elf", 1, op_elf},
+};
+
 int main(int argc, char **argv)
 {
-	const char *op = argc > 1 ? argv[1] : "";
+	size_t i;
 
-	if (strcmp(op, "truncate") == 0 && argc == 3)
-		return outcome(truncate(argv[2], 0));
-	if (strcmp(op, "rename") == 0 && argc == 4)
-		return outcome(rename(argv[2], argv[3]));
-	if (strcmp(op, "ioctl-fionread") == 0 && argc == 3)
-		return ioctl_op(argv[2], FIONREAD);
-	if (strcmp(op, "ioctl-tcgets") == 0 && argc == 3)
-		return ioctl_op(argv[2], TCGETS);
-	if ((strcmp(op, "bind") == 0 || strcmp(op, "connect") == 0) && argc == 3)
-		return inet_op(SOCK_STREAM, 0, op, port_arg(argv[2]));
-	if (strcmp(op, "bind6") == 0 && argc == 3)
-		return bind6(port_arg(argv[2]));
-	if (strcmp(op, "mptcp-bind") == 0 && argc == 3)
-		return inet_op(SOCK_STREAM, IPPROTO_MPTCP, "bind", port_arg(argv[2]));
-	if (strcmp(op, "mptcp-connect") == 0 && argc == 3)
-		return inet_op(SOCK_STREAM, IPPROTO_MPTCP, "connect", port_arg(argv[2]));
-	if (strcmp(op, "udp-bind") == 0 && argc == 3)
-		return inet_op(SOCK_DGRAM, 0, "bind", port_arg(argv[2]));
-	if (strcmp(op, "udp-send") == 0 && argc == 3)
-		return inet_op(SOCK_DGRAM, 0, "send", port_arg(argv[2]));
-	if (strcmp(op, "freeport") == 0 && argc == 2)
-		return freeport();
-	if (strcmp(op, "listen") == 0 && argc == 3)
-		return listen_tcp(atoi(argv[2]));
-	if (strcmp(op, "kill") == 0 && argc == 4)
-		return outcome(kill(atoi(argv[2]), atoi(argv[3])));
-	if (strcmp(op, "ulisten") == 0 && argc == 3) {
-		int fd = unix_listen(argv[2]);
-
-		puts("ready");
-		serve(&fd, 1);
-	}
-	if (strcmp(op, "uconnect") == 0 && argc == 3)
-		return unix_connect(argv[2]);
-	if (strcmp(op, "uself") == 0 && argc == 2) {
-		char name[64];
-
-		snprintf(name, sizeof name, "@tryop-uself-%d", (int)getpid());
-		unix_listen(name);
-		return unix_connect(name);
-	}
+	for (i = 0; argc > 1 && i < sizeof ops / sizeof *ops; i++)
+		if (strcmp(argv[1], ops[i].name) == 0 && argc == ops[i].nargs + 2)
+			return ops[i].run(argv + 2);
 	fprintf(stderr, "usage: tryop OP ARG... (see tests/tryop.c)\n");
 	return 2;
 }

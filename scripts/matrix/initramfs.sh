@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/matrix/initramfs.sh ARCH: build/kernel-matrix/ARCH/initrd.gz, the guest's
-# whole userland: a static busybox, the launcher under test, the guest's truncate(2)
-# helper, tests/guest/init as /init and the tests/guest/*.sh checks in /guest.
+# whole userland: a static busybox, the launcher under test, tests/tryop.c (static),
+# tests/guest/init as /init, and in /guest the tests/guest/*.sh checks and the
+# rights table tests/rights.sh.
 # Run by scripts/kernel-matrix.sh.
 #
 #   LR_MATRIX_BIN_X86_64, LR_MATRIX_BIN_AARCH64  the launcher to put in instead of
@@ -45,13 +46,13 @@ launcher() {
 	echo "$bin"
 }
 
-make -C "$root" -s ARCH="$arch" all "build/$arch/lr-truncate" >&2
+make -C "$root" -s ARCH="$arch" all test-helpers >&2
 rm -rf "$dir"
 mkdir -p "$dir"/root/{bin,proc,sys,dev,tmp,guest}
 bin=$(launcher)
 cp "$bin" "$dir/root/bin/landlock-run"
 cp "$(busybox "$deb")" "$dir/root/bin/busybox"
-cp "$root/build/$arch/lr-truncate" "$dir/root/bin/lr-truncate"
+cp "$root/build/$arch/tryop" "$dir/root/bin/tryop"
 install -m 0755 "$root/tests/guest/init" "$dir/root/init"
-install -m 0644 "$root"/tests/guest/*.sh "$dir/root/guest/"
+install -m 0644 "$root"/tests/guest/*.sh "$root/tests/rights.sh" "$dir/root/guest/"
 (cd "$dir/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$dir/initrd.gz"

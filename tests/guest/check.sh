@@ -20,7 +20,7 @@ U=$E # the ABI in use: the kernel's, at most the newest the launcher knows
 [ "$U" -le "$K" ] || U=$K
 lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)
 here=$(dirname "$0")
-for f in expect off probe confine; do
+for f in rights expect off probe confine; do # rights.sh is tests/rights.sh
 	# shellcheck source=/dev/null
 	. "$here/$f.sh"
 done

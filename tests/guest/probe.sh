@@ -14,30 +14,22 @@ c_probe() {
 	[ "$line1" = "$want" ] || no "line 1 [$line1], want [$want]"
 	echo "LRINFO abi=$(key abi) errata=$(key errata)"
 }
+# want_key KEY VALUE: the probe printed KEY=VALUE.
+want_key() { [ "$(key "$1")" = "$2" ] || no "$1=$(key "$1"), want [$2]"; }
+# yes_from N: yes where the ABI in use is N or newer, else no
+yes_from() { if at_least "$1"; then echo yes; else echo no; fi; }
 c_probe_abi() {
-	[ "$(key abi)" = "$E" ] || no "abi=$(key abi), want $E"
-	[ "$(key abi_used)" = "$U" ] || no "abi_used=$(key abi_used), want $U"
-	if at_least 5; then want=full; else want=partial; fi
-	[ "$(key fs)" = $want ] || no "fs=$(key fs), want $want"
+	want_key abi "$E"
+	want_key abi_used "$U"
+	if at_least 5; then want_key fs full; else want_key fs partial; fi
 }
+# the rights of the ABI in use, from tests/rights.sh
 c_probe_rights() {
-	# ABI 3 added truncate, 5 ioctl_dev, 4 TCP, 6 scopes, 7 log flags
-	for right_abi in truncate:3 ioctl_dev:5 refer:2; do
-		right=${right_abi%:*}
-		if at_least "${right_abi#*:}"; then
-			has "$(key fs_handled)" "$right" || no "fs_handled lacks $right"
-			has "$(key fs_missing)" "$right" && no "fs_missing has $right"
-		else
-			has "$(key fs_handled)" "$right" && no "fs_handled has $right"
-			has "$(key fs_missing)" "$right" || no "fs_missing lacks $right"
-		fi
-	done
-	if at_least 4; then want=yes; else want=no; fi
-	[ "$(key tcp)" = $want ] || no "tcp=$(key tcp), want $want"
-	if at_least 6; then want=abstract-unix,signal; else want=; fi
-	[ "$(key scopes)" = "$want" ] || no "scopes=$(key scopes), want [$want]"
-	if at_least 7; then want=yes; else want=no; fi
-	[ "$(key log_flags)" = $want ] || no "log_flags=$(key log_flags), want $want"
+	want_key fs_handled "$(rights fs "$U")"
+	want_key fs_missing "$(rights_missing fs "$U")"
+	want_key scopes "$(rights scope "$U")"
+	want_key tcp "$(yes_from "$(right_abi tcp_connect)")"
+	want_key log_flags "$(yes_from "$(right_abi --no-log)")"
 }
 c_probe_self_test() {
 	[ "$(key self_test)" = passed ] || no "self_test=$(key self_test)"
