@@ -6,16 +6,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-group_build_x86_64() { need_packages musl-tools make; }
+# musl-gcc is a wrapper around gcc, which also builds tests/fault.c (make test-helpers).
+group_build_x86_64() { need_packages musl-tools gcc make; }
 group_build_aarch64() {
 	need_arm64_arch
 	need_packages gcc-aarch64-linux-gnu musl-dev:arm64
 }
 group_build() { group_build_x86_64; }
+# The bats suite, tests/arm64-qemu-user.bats included (the aarch64 build under qemu-user).
 group_test() {
 	group_build_x86_64
+	group_build_aarch64
 	need_packages bats bats-assert bats-support bats-file man-db groff-base clang-format file binutils \
-		python3 clang libclang-rt-14-dev
+		python3 clang libclang-rt-14-dev qemu-user-static
 }
 # make npm and its tests: Node.js (may come from elsewhere than Debian: this image has its
 # own), qemu-user to run the aarch64 binary's --version.
