@@ -43,36 +43,7 @@ assert_probe_text() {
 # same_facts TEXT JSON: the JSON object is valid, one line, and says what
 # the text report says, key by key, with nothing missing on either side.
 same_facts() {
-	"$PYTHON" - "$1" "$2" <<'EOF'
-import json, sys
-text, raw = sys.argv[1], sys.argv[2]
-assert "\n" not in raw.strip(), "JSON is more than one line"
-j = json.loads(raw)
-lines = text.split("\n")
-t = dict(l.split("=", 1) for l in lines[1:])
-words = lambda v: v.split(",") if v else []
-yesno = {"yes": True, "no": False}
-want = {
-    "abi": int(t["abi"]),
-    "abi_used": int(t["abi_used"]),
-    "enforcement": {"landlock: fully enforced": "full",
-                    "landlock: partially enforced (older ABI)": "partial"}[lines[0]],
-    "errata": None if t["errata"] == "unknown" else int(t["errata"], 16),
-    "fs": t["fs"],
-    "fs_handled": words(t["fs_handled"]),
-    "fs_missing": words(t["fs_missing"]),
-    "tcp": yesno[t["tcp"]],
-    "scopes": words(t["scopes"]),
-    "log_flags": yesno[t["log_flags"]],
-    "proven": words(t["proven"]),
-    "self_test": t["self_test"],
-}
-for key in sorted(set(want) | set(j)):
-    if want.get(key, "<absent>") != j.get(key, "<absent>"):
-        sys.exit("key %s: text says %r, JSON says %r" % (key, want.get(key, "<absent>"), j.get(key, "<absent>")))
-if type(j["errata"]) not in (int, type(None)) or type(j["abi"]) is not int:
-    sys.exit("abi/errata are not numbers")
-EOF
+	"$PYTHON" "$BATS_TEST_DIRNAME/probe-json.py" same "$1" "$2"
 }
 
 # probe_both ARGS...: run the probe in both formats and compare them.
@@ -122,15 +93,7 @@ probe_both() {
 	assert_success
 	assert_equal "$stderr" ""
 	assert_equal "${#lines[@]}" 1
-	run "$PYTHON" -c 'import json, sys
-j = json.loads(sys.argv[1])
-keys = {"abi", "abi_used", "enforcement", "errata", "fs", "fs_handled", "fs_missing",
-        "tcp", "scopes", "log_flags", "proven", "self_test"}
-assert keys <= set(j), keys - set(j)
-assert j["self_test"] == "passed" and j["enforcement"] in ("full", "partial")
-assert all(type(j[k]) is list for k in ("fs_handled", "fs_missing", "scopes", "proven"))
-assert type(j["tcp"]) is bool and type(j["log_flags"]) is bool
-print("valid")' "$output"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/probe-json.py" valid "$output"
 	assert_success
 	assert_output valid
 	# and what json.tool accepts

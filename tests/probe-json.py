@@ -1,0 +1,58 @@
+"""Reads landlock-run's --probe --json report for tests/probe.bats.
+
+  probe-json.py valid JSON       one line, the documented keys with their types;
+                                 prints "valid"
+  probe-json.py same TEXT JSON   JSON is one line and says what the text report
+                                 TEXT says, key by key, nothing missing on either side
+
+Exits non-zero naming the first difference.
+"""
+import json
+import sys
+
+KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "fs_handled", "fs_missing",
+        "tcp", "scopes", "log_flags", "proven", "self_test"}
+LISTS = ("fs_handled", "fs_missing", "scopes", "proven")
+
+
+def load(raw):
+    assert "\n" not in raw.strip(), "JSON is more than one line"
+    return json.loads(raw)
+
+
+def valid(raw):
+    j = load(raw)
+    assert KEYS <= set(j), KEYS - set(j)
+    assert j["self_test"] == "passed" and j["enforcement"] in ("full", "partial")
+    assert all(type(j[k]) is list for k in LISTS)
+    assert type(j["tcp"]) is bool and type(j["log_flags"]) is bool
+    assert type(j["errata"]) in (int, type(None)) and type(j["abi"]) is int, "abi/errata are not numbers"
+    print("valid")
+
+
+def same(text, raw):
+    j = load(raw)
+    lines = text.split("\n")
+    t = dict(line.split("=", 1) for line in lines[1:])
+    yesno = {"yes": True, "no": False}
+    want = {
+        "abi": int(t["abi"]),
+        "abi_used": int(t["abi_used"]),
+        "enforcement": {"landlock: fully enforced": "full",
+                        "landlock: partially enforced (older ABI)": "partial"}[lines[0]],
+        "errata": None if t["errata"] == "unknown" else int(t["errata"], 16),
+        "fs": t["fs"],
+        "tcp": yesno[t["tcp"]],
+        "log_flags": yesno[t["log_flags"]],
+        "self_test": t["self_test"],
+    }
+    for key in LISTS:
+        want[key] = t[key].split(",") if t[key] else []
+    for key in sorted(set(want) | set(j)):
+        if want.get(key, "<absent>") != j.get(key, "<absent>"):
+            sys.exit("key %s: text says %r, JSON says %r"
+                     % (key, want.get(key, "<absent>"), j.get(key, "<absent>")))
+
+
+if __name__ == "__main__":
+    {"valid": valid, "same": same}[sys.argv[1]](*sys.argv[2:])
