@@ -3,10 +3,11 @@
 // packed and refuses anything that must not be published:
 //   platform package (@landlock-run/<platform/*.env name>): bin/landlock-run, mode 0755, an
 //     ELF of the right class and machine, static, within the size budget, sha256 equal to
-//     manifest.json's, `--version` equal to VERSION; os/cpu from the platform entry; no
-//     libc field, scripts, dependencies or JavaScript;
-//   entry package (landlock-run): the API with its declarations, the bin, the man page, no
-//     install scripts, one exact-version optionalDependency per platform entry, nothing else.
+//     manifest.json's, `--version` equal to VERSION, declared as the package's bin; os/cpu
+//     from the platform entry; no libc field, scripts, dependencies or JavaScript;
+//   entry package (landlock-run): the API with its declarations, the POSIX sh bin whose
+//     platform table matches platform/*.env, the man page, no install scripts, one
+//     exact-version optionalDependency per platform entry, nothing else.
 // Every package: version equal to VERSION, license MIT, README.md and LICENSE shipped.
 // Prints one line per check and the sha256 of each tarball, ends with "N passed, N failed",
 // exits 1 when any check failed. With --sums FILE and no failure, writes those sha256s to
@@ -69,6 +70,8 @@ function gatePlatform(tag, pkg, name, files, scratch) {
 	check(`${tag}: no libc field (the binary is static)`, !('libc' in pkg));
 	check(`${tag}: no scripts`, !pkg.scripts, `scripts=${JSON.stringify(pkg.scripts)}`);
 	check(`${tag}: no dependencies`, ![...DEPENDENCY_FIELDS, 'optionalDependencies'].some((k) => pkg[k]));
+	check(`${tag}: bin landlock-run is the binary itself`, JSON.stringify(pkg.bin) === '{"landlock-run":"bin/landlock-run"}',
+		`bin=${JSON.stringify(pkg.bin)}`);
 	const names = [...files.keys()];
 	check(`${tag}: no JavaScript`, !names.some((f) => /\.(c|m)?js$|\.node$/.test(f)), `files ${names.join(' ')}`);
 	const allowed = ['package.json', 'manifest.json', 'bin/landlock-run', 'README.md', 'LICENSE'];
@@ -112,8 +115,12 @@ function gateEntry(tag, pkg, files, scratch, gated) {
 	check(`${tag}: TypeScript declarations index.d.ts present and declared`,
 		files.has('index.d.ts') && pkg.types?.replace(/^\.\//, '') === 'index.d.ts', `types=${pkg.types}`);
 	const launcher = files.get(pkg.bin?.['landlock-run']?.replace(/^\.\//, '') ?? '');
-	check(`${tag}: bin landlock-run present with a node shebang`,
-		launcher !== undefined && launcher.data.toString().startsWith('#!/usr/bin/env node'), `bin=${JSON.stringify(pkg.bin)}`);
+	check(`${tag}: bin landlock-run is a POSIX sh launcher, mode 0755`,
+		launcher !== undefined && launcher.mode === 0o755 && launcher.data.toString().startsWith('#!/bin/sh\n'),
+		`bin=${JSON.stringify(pkg.bin)}${launcher ? `, mode ${launcher.mode.toString(8)}` : ''}`);
+	const table = launcher?.data.toString().match(/^platforms='([^']*)'$/m)?.[1] ?? '';
+	const want = Object.entries(platforms).map(([name, env]) => `${env.ARCH}:${name}`).sort().join(' ');
+	check(`${tag}: the launcher's platform table is platform/*.env`, table === want, `got '${table}', want '${want}'`);
 	check(`${tag}: man page landlock-run.1 shipped and declared`,
 		files.has('landlock-run.1') && JSON.stringify(pkg.man) === '["./landlock-run.1"]', `man=${JSON.stringify(pkg.man)}`);
 	const optional = pkg.optionalDependencies ?? {};

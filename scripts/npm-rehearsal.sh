@@ -49,7 +49,7 @@ trap 'rm -rf "$work"' EXIT
 env LR_DIST="$dist" LR_WORK="$work" LR_VERSION="$version" LR_KERNEL_ABI="$kernel_abi" \
 	LR_BUILD_BINARY="$root/build/$(uname -m)/landlock-run" LR_NATIVE="$native" LR_FOREIGN="$foreign" \
 	LR_FOREIGN_RUN="$foreign_run" \
-	LR_README="$root/npm/landlock-run/README.md" \
+	LR_README="$root/npm/landlock-run/README.md" LR_ROOT="$root" \
 	npm_config_cache="$work/npm-cache" npm_config_registry=http://127.0.0.1:9/ \
 	npm_config_offline=true npm_config_audit=false npm_config_fund=false \
 	npm_config_update_notifier=false npm_config_loglevel=error \

@@ -32,6 +32,9 @@ for (const [name, env] of Object.entries(platforms)) {
 		license: 'MIT',
 		os: [name.slice(0, name.indexOf('-'))],
 		cpu: [env.NPM_CPU],
+		// npm links node_modules/.bin/landlock-run to this, the binary itself, ahead of the
+		// entry package's sh launcher (nodes sorted by path: '@landlock-run/…' first)
+		bin: { 'landlock-run': 'bin/landlock-run' },
 		files: ['bin/landlock-run', 'manifest.json', 'README.md', 'LICENSE'],
 		preferUnplugged: true,
 	});

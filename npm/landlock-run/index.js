@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { version, optionalDependencies } = require('./package.json');
+const { optionalDependencies } = require('./package.json');
 
 export const SCOPES = Object.freeze(['abstract-unix', 'signal']);
 const POLICY_KEYS = ['ro', 'rw', 'roTry', 'rwTry', 'tcpBind', 'tcpConnect', 'scopes', 'abi', 'strict'];
@@ -21,32 +21,45 @@ function codedError(code, message) {
 	return err;
 }
 
-/** Absolute path of the launcher binary for this machine's os/cpu. */
-export function launcherPath() {
-	const pkg = `@landlock-run/${process.platform}-${process.arch}`;
-	if (!Object.hasOwn(optionalDependencies ?? {}, pkg)) {
-		const supported = Object.keys(optionalDependencies ?? {}).join(', ');
-		throw codedError('LANDLOCK_RUN_UNSUPPORTED_PLATFORM',
-			`landlock-run has no launcher for ${process.platform}-${process.arch} ` +
-			`(packages exist for: ${supported}); Landlock is Linux-only, so check ` +
-			'probe() before relying on confinement, or run on one of those platforms');
-	}
-	let dir;
+const installedPackage = (pkg) => {
 	try {
-		dir = dirname(require.resolve(`${pkg}/package.json`));
+		return dirname(require.resolve(`${pkg}/package.json`));
 	} catch {
+		return null;
+	}
+};
+
+/**
+ * Absolute path of the launcher binary for this machine's os/cpu. The messages are the
+ * ones bin/landlock-run prints for the same cases (the rehearsal compares them).
+ */
+export function launcherPath() {
+	const platforms = Object.keys(optionalDependencies ?? {});
+	const need = `@landlock-run/${process.platform}-${process.arch}`;
+	if (!platforms.includes(need)) {
+		throw codedError('LANDLOCK_RUN_UNSUPPORTED_PLATFORM',
+			`no launcher package for ${process.platform}-${process.arch} (there are ${platforms.join(', ')}); ` +
+			'Landlock is Linux-only');
+	}
+	const dir = installedPackage(need);
+	if (dir === null) {
+		const other = platforms.find((p) => installedPackage(p) !== null);
+		if (other) {
+			throw codedError('LANDLOCK_RUN_WRONG_PLATFORM',
+				`${other} is installed, but this machine needs ${need}: node_modules was installed for another ` +
+				'cpu or os (npm --cpu/--os, or copied from another machine); run npm ci or npm install on this machine');
+		}
 		throw codedError('LANDLOCK_RUN_NOT_INSTALLED',
-			`landlock-run's launcher package ${pkg} is not installed; it is an optional ` +
-			`dependency, so it was probably omitted (--omit=optional, --no-optional) or ` +
-			`skipped: reinstall with optional dependencies, e.g. \`npm install ${pkg}@${version}\``);
+			`the launcher package ${need} is not installed: optional dependencies were omitted ` +
+			'(--omit=optional, --no-optional) or skipped; reinstall with them (npm install --include=optional) ' +
+			`rather than adding ${need} to your dependencies, which breaks installs on other platforms`);
 	}
 	const file = join(dir, 'bin', 'landlock-run');
 	try {
 		accessSync(file, constants.X_OK);
-	} catch (e) {
+	} catch {
 		throw codedError('LANDLOCK_RUN_NOT_INSTALLED',
-			`landlock-run's launcher ${file} is missing or not executable (${e.code}); ` +
-			`reinstall ${pkg}@${version}`);
+			`the launcher ${file} is missing or not executable: reinstall ${need}`);
 	}
 	return file;
 }

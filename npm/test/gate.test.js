@@ -283,6 +283,27 @@ test('refused: entry package missing a platform package, or its declarations', (
 	refuses(t, /TypeScript declarations/);
 });
 
+test('refused: a platform package without its bin, an entry launcher that is not sh or not 0755', () => {
+	let dir = stagePlatform(native());
+	editJson(join(dir, 'package.json'), (p) => { delete p.bin; });
+	refuses([pack(dir, tarballName(native()))], /bin landlock-run is the binary itself/);
+	const others = all().filter((f) => !f.endsWith(tarballName('landlock-run')));
+	dir = stageEntry();
+	chmodSync(join(dir, 'bin', 'landlock-run'), 0o644);
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /POSIX sh launcher, mode 0755/);
+	dir = stageEntry();
+	writeFileSync(join(dir, 'bin', 'landlock-run'), '#!/usr/bin/env node\n', { mode: 0o755 });
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /POSIX sh launcher/, /platform table/);
+});
+
+test('refused: the launcher\'s platform table misses a platform/*.env entry', () => {
+	const dir = stageEntry();
+	const file = join(dir, 'bin', 'landlock-run');
+	writeFileSync(file, readFileSync(file, 'utf8').replace(/^platforms='(.*) x86_64:linux-x64'$/m, "platforms='$1'"));
+	const others = all().filter((f) => !f.endsWith(tarballName('landlock-run')));
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /platform table is platform\/\*\.env/);
+});
+
 test('refused: entry package gated without its platform tarballs', () => {
 	refuses([good['landlock-run']], ...Object.keys(envs).map(() => /is among the gated tarballs/));
 });

@@ -6,8 +6,8 @@
 //   LR_NATIVE / LR_FOREIGN platform package names (linux-x64 / linux-arm64 on x86_64),
 //   LR_FOREIGN_RUN: a command that runs the foreign binary under qemu-user (no Landlock).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
@@ -120,6 +120,24 @@ test('command(): a launcher failure is told apart from a command exiting 125', (
 	assert.equal(lr.isLauncherFailure(own.status, own.stderr), false);
 });
 
+test('node_modules/.bin/landlock-run is the platform binary itself: no process in between', async () => {
+	const link = join(app, 'node_modules', '.bin', 'landlock-run');
+	assert.equal(realpathSync(link), lr.launcherPath(), `npm ${npm(app, ['--version']).stdout.trim()} linked another bin`);
+	// the command runs in the very process the caller spawned
+	const child = spawn(link, ['--ro', '/', '--', 'sh', '-c', 'echo $$'], { stdio: ['ignore', 'pipe', 'inherit'] });
+	let out = '';
+	child.stdout.on('data', (d) => { out += d; });
+	await new Promise((resolve) => child.on('close', resolve));
+	assert.equal(Number(out), child.pid);
+});
+
+test('the entry package\'s sh launcher, run by its own path, execs the same binary', () => {
+	const sh = join(app, 'node_modules', 'landlock-run', 'bin', 'landlock-run');
+	const r = spawnSync(sh, ['--ro', '/', '--', 'sh', '-c', 'echo "$0|$1"; exit 9', 'a b', ''], { encoding: 'utf8' });
+	assert.deepEqual([r.status, r.stdout, r.stderr], [9, 'a b|\n', '']);
+	assert.equal(spawnSync(sh, ['--version'], { encoding: 'utf8' }).stdout, `landlock-run ${LR_VERSION}\n`);
+});
+
 test('npx landlock-run --probe / --version / a run work from the installed bin', () => {
 	const probe = spawnSync('npx', ['--offline', 'landlock-run', '--probe'], { cwd: app, encoding: 'utf8' });
 	assert.equal(probe.status, 0, probe.stderr);
@@ -149,6 +167,18 @@ test('the README example runs as written', () => {
 	}
 });
 
+test('the README\'s local-install recipe works as written', () => {
+	const md = readFileSync(join(process.env.LR_ROOT, 'README.md'), 'utf8');
+	const recipe = md.slice(md.indexOf('To use a local build')).match(/```sh\n[^\n]*\n([\s\S]*?)```/)[1];
+	const dir = join(LR_WORK, 'recipe');
+	mkdirSync(dir);
+	writeFileSync(join(dir, 'package.json'), '{"name":"recipe","version":"0.0.0","private":true}');
+	const r = spawnSync('sh', ['-ec', recipe], { cwd: dir, encoding: 'utf8', env: { ...process.env, DIST: LR_DIST, VERSION: LR_VERSION } });
+	assert.equal(r.status, 0, r.stdout + r.stderr);
+	const run = spawnSync(join(dir, 'node_modules', '.bin', 'landlock-run'), ['--version'], { encoding: 'utf8' });
+	assert.equal(run.stdout, `landlock-run ${LR_VERSION}\n`);
+});
+
 test('probe() on a kernel without Landlock (the foreign binary under qemu-user) is unusable', async (t) => {
 	const { LR_FOREIGN_RUN } = process.env;
 	if (!LR_FOREIGN_RUN) return t.skip(`no qemu-user for ${LR_FOREIGN} in platform/${LR_FOREIGN}.env`);
@@ -174,9 +204,32 @@ test('--omit=optional: launcherPath() throws LANDLOCK_RUN_NOT_INSTALLED, probe()
 	assert.equal(p.enforcement, 'unusable');
 	assert.equal(p.enforced, false);
 	assert.match(p.error, /LANDLOCK_RUN_NOT_INSTALLED/);
-	const npx = spawnSync('npx', ['--offline', 'landlock-run', '--probe'], { cwd: dir, encoding: 'utf8' });
-	assert.equal(npx.status, 125);
-	assert.match(npx.stderr, /^landlock-run: .*not installed/);
+	// npm linked the entry's sh launcher: the same coded message, as the launcher's one line
+	const message = (() => { try { mod.launcherPath(); } catch (e) { return e.message; } })();
+	for (const [file, args] of [['npx', ['--offline', 'landlock-run', '--probe']], [join(dir, 'node_modules', '.bin', 'landlock-run'), ['--probe']]]) {
+		const r = spawnSync(file, args, { cwd: dir, encoding: 'utf8' });
+		assert.deepEqual([r.status, r.stdout, r.stderr], [125, '', `landlock-run: ${message}\n`], file);
+	}
+});
+
+test(`installed for another cpu (--cpu=${LR_FOREIGN.split('-')[1]}): launcherPath() and the sh launcher name both packages`, async () => {
+	const dir = project('wrong-cpu');
+	const cpu = LR_FOREIGN.split('-')[1];
+	const r = npm(dir, ['install', '--offline', `--cpu=${cpu}`, tarball('landlock-run')]);
+	assert.equal(r.status, 0, r.stdout + r.stderr);
+	assert.ok(existsSync(join(dir, 'node_modules', '@landlock-run', LR_FOREIGN)));
+	const mod = await importIn(dir);
+	let message;
+	assert.throws(() => mod.launcherPath(), (e) => {
+		message = e.message;
+		return e.code === 'LANDLOCK_RUN_WRONG_PLATFORM' &&
+			e.message.startsWith(`@landlock-run/${LR_FOREIGN} is installed, but this machine needs @landlock-run/${LR_NATIVE}: `);
+	});
+	const sh = spawnSync(join(dir, 'node_modules', 'landlock-run', 'bin', 'landlock-run'), ['--probe'], { encoding: 'utf8' });
+	assert.deepEqual([sh.status, sh.stdout, sh.stderr], [125, '', `landlock-run: ${message}\n`]);
+	// .bin/landlock-run is the other machine's binary, as asked for (it runs there)
+	assert.equal(realpathSync(join(dir, 'node_modules', '.bin', 'landlock-run')),
+		join(dir, 'node_modules', '@landlock-run', LR_FOREIGN, 'bin', 'landlock-run'));
 });
 
 test(`installing the ${LR_FOREIGN} tarball directly is refused with EBADPLATFORM`, () => {

@@ -18,29 +18,33 @@ export function cleanup() {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
+/** The other platform package of the pair, standing in for "installed for another cpu". */
+export const otherPkg = platformPkg.endsWith('-x64') ? platformPkg.replace(/-x64$/, '-arm64') : platformPkg.replace(/-[^-]+$/, '-x64');
+
 /**
- * A project dir with node_modules/landlock-run (a copy of this package) and, unless
- * platform is false, node_modules/<platformPkg> with a launcher. Returns
- * { root, mod (the imported copy), binary (its launcher path), bin (the npx wrapper) }.
+ * A project dir with <root>/<entryAt>/landlock-run (a copy of this package; entryAt
+ * defaults to node_modules) and, unless platform is false, <root>/node_modules/<platform>
+ * (default platformPkg) with a launcher. Returns { root, mod (the imported copy),
+ * binary (its launcher path), bin (the entry's sh launcher) }.
  */
-export async function fakeInstall({ platform = true, binaryMode = 0o755,
-	body = 'echo fake launcher' } = {}) {
+export async function fakeInstall({ platform = platformPkg, binaryMode = 0o755,
+	body = 'echo fake launcher', entryAt = 'node_modules' } = {}) {
 	const root = tempDir();
-	const entry = join(root, 'node_modules', 'landlock-run');
-	mkdirSync(entry, { recursive: true });
-	mkdirSync(join(entry, 'bin'));
-	for (const f of ['index.js', 'package.json', 'bin/landlock-run.js']) copyFileSync(join(pkgDir, f), join(entry, f));
+	const entry = join(root, entryAt, 'landlock-run');
+	mkdirSync(join(entry, 'bin'), { recursive: true });
+	for (const f of ['index.js', 'package.json', 'bin/landlock-run']) copyFileSync(join(pkgDir, f), join(entry, f));
+	chmodSync(join(entry, 'bin', 'landlock-run'), 0o755);
 	let binary = null;
 	if (platform) {
-		const dir = join(root, 'node_modules', ...platformPkg.split('/'));
+		const dir = join(root, 'node_modules', ...platform.split('/'));
 		mkdirSync(join(dir, 'bin'), { recursive: true });
-		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: platformPkg, version: '0.0.0' }));
+		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: platform, version: '0.0.0' }));
 		binary = join(dir, 'bin', 'landlock-run');
 		writeFileSync(binary, `#!/bin/sh\n${body}\n`);
 		chmodSync(binary, binaryMode);
 	}
 	const mod = await import(pathToFileURL(join(entry, 'index.js')).href);
-	return { root, mod, binary, bin: join(entry, 'bin', 'landlock-run.js') };
+	return { root, mod, binary, bin: join(entry, 'bin', 'landlock-run') };
 }
 
 /** A fake launcher: an executable shell script with this body. */

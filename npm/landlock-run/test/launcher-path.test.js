@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { after, test } from 'node:test';
-import { cleanup, fakeInstall, platformPkg } from './helpers.js';
+import { cleanup, fakeInstall, otherPkg, platformPkg } from './helpers.js';
 
 after(cleanup);
 
@@ -14,19 +14,30 @@ test('launcherPath: the installed platform package binary, absolute and executab
 	accessSync(p, constants.X_OK);
 });
 
-test('launcherPath: platform package absent -> LANDLOCK_RUN_NOT_INSTALLED saying what to do', async () => {
+test('launcherPath: platform package absent -> LANDLOCK_RUN_NOT_INSTALLED with a fix that keeps other platforms working', async () => {
 	const { mod } = await fakeInstall({ platform: false });
 	assert.throws(() => mod.launcherPath(), (e) => {
 		assert.equal(e.code, 'LANDLOCK_RUN_NOT_INSTALLED');
-		assert.match(e.message, /optional/);
-		assert.ok(e.message.includes(`npm install ${platformPkg}@`), e.message);
+		assert.ok(e.message.startsWith(`the launcher package ${platformPkg} is not installed: optional dependencies were omitted`), e.message);
+		assert.match(e.message, /npm install --include=optional\) rather than adding/);
+		assert.doesNotMatch(e.message, /landlock-run: /);
+		return true;
+	});
+});
+
+test('launcherPath: only the other platform package installed -> LANDLOCK_RUN_WRONG_PLATFORM naming both', async () => {
+	const { mod } = await fakeInstall({ platform: otherPkg });
+	assert.throws(() => mod.launcherPath(), (e) => {
+		assert.equal(e.code, 'LANDLOCK_RUN_WRONG_PLATFORM');
+		assert.ok(e.message.startsWith(`${otherPkg} is installed, but this machine needs ${platformPkg}: `), e.message);
+		assert.match(e.message, /run npm ci or npm install on this machine$/);
 		return true;
 	});
 });
 
 test('launcherPath: binary without its exec bit -> LANDLOCK_RUN_NOT_INSTALLED', async () => {
 	const { mod } = await fakeInstall({ binaryMode: 0o644 });
-	assert.throws(() => mod.launcherPath(), { code: 'LANDLOCK_RUN_NOT_INSTALLED', message: /EACCES/ });
+	assert.throws(() => mod.launcherPath(), { code: 'LANDLOCK_RUN_NOT_INSTALLED', message: /is missing or not executable: reinstall / });
 });
 
 test('launcherPath: an os/cpu without a package -> LANDLOCK_RUN_UNSUPPORTED_PLATFORM', async () => {
@@ -37,7 +48,7 @@ test('launcherPath: an os/cpu without a package -> LANDLOCK_RUN_UNSUPPORTED_PLAT
 		try {
 			assert.throws(() => mod.launcherPath(), (e) => {
 				assert.equal(e.code, 'LANDLOCK_RUN_UNSUPPORTED_PLATFORM');
-				assert.match(e.message, /linux-x64/);
+				assert.match(e.message, /there are @landlock-run\/linux-arm64, @landlock-run\/linux-x64\); Landlock is Linux-only$/);
 				assert.ok(e.message.includes(key === 'arch' ? `${process.platform}-s390x` : `darwin-`), e.message);
 				return true;
 			});
