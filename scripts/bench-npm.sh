@@ -10,9 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 . "$here/lib.sh"
 
-for tool in node npm hyperfine; do
-	command -v $tool >/dev/null || { echo "bench-npm: $tool is missing (make setup installs it)" >&2; exit 1; }
-done
+need_tools bench-npm node npm hyperfine
 dist=$(cd "${1:-$root/dist/npm}" && pwd)
 version=$(cat "$root/VERSION")
 native=

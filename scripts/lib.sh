@@ -27,6 +27,15 @@ need_arm64_arch() {
 	unset LR_APT_UPDATED
 }
 
+# need_tools WHO TOOL...: fail unless every TOOL is on PATH, saying make setup installs it.
+need_tools() {
+	local who=$1 tool
+	shift
+	for tool; do
+		command -v "$tool" >/dev/null || { echo "$who: $tool is missing (make setup installs it)" >&2; return 1; }
+	done
+}
+
 # platform_var FILE VAR: one value from a platform/*.env entry.
 platform_var() {
 	sed -n "s/^$2=//p" "$1"

@@ -18,13 +18,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { elfFacts } from './elf.mjs';
-import { readPlatforms } from './platforms.mjs';
+import { hostPlatform, readPlatforms } from './platforms.mjs';
 import { readTarball } from './tarball.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const VERSION = readFileSync(join(root, 'VERSION'), 'utf8').trim();
 const platforms = readPlatforms(root);
+// the one ELF reader of the tree (tests/tryop.c), built for this machine by make test-helpers
+const tryop = join(root, 'build', platforms[hostPlatform(platforms)]?.ARCH ?? 'unknown', 'tryop');
 // Size budgets when platform/*.env has no SIZE_BUDGET. aarch64: the default 64 KiB
 // max-page-size (kept so the binary loads on 16K/64K-page kernels) puts the RW segment just
 // below the next 64 KiB boundary, so even a static "hello" is ~65 KiB and the size moves in
@@ -54,6 +55,15 @@ function gateCommon(tag, pkg, files) {
 		`license ${JSON.stringify(pkg.license)}, files ${[...files.keys()].join(' ')}`);
 }
 
+/** `tryop elf FILE` as { class, endian, type, machine, interp, dynamic, link } or { error }. */
+function elfFacts(file) {
+	const r = spawnSync(tryop, ['elf', file], { encoding: 'utf8' });
+	if (r.error) return { error: `${tryop}: ${r.error.code} (make test-helpers builds it)` };
+	const line = r.stdout.trim();
+	if (r.status !== 0 || line.startsWith('elf: ')) return { error: line.replace(/^elf: /, '') || r.stderr.trim() };
+	return Object.fromEntries(line.split(' ').map((kv) => kv.split('=')));
+}
+
 function runVersion(file, env) {
 	const foreign = env.ARCH !== { x64: 'x86_64', arm64: 'aarch64' }[process.arch];
 	if (foreign && !env.QEMU_USER) return { error: `cannot run an ${env.ARCH} binary here (no QEMU_USER)` };
@@ -80,12 +90,14 @@ function gatePlatform(tag, pkg, name, files, scratch) {
 	const member = files.get('bin/landlock-run');
 	if (!check(`${tag}: bin/landlock-run present, a regular file`, member !== undefined, 'missing')) return;
 	check(`${tag}: bin/landlock-run mode 0755 in the tarball`, member.mode === 0o755, `mode ${member.mode.toString(8).padStart(4, '0')}`);
-	const elf = elfFacts(member.data);
+	const file = join(scratch, 'landlock-run');
+	writeFileSync(file, member.data, { mode: member.mode });
+	const elf = elfFacts(file);
 	if (!check(`${tag}: bin/landlock-run is an ELF`, !elf.error, elf.error)) return;
-	check(`${tag}: ELF class 64, little-endian`, elf.bits === 64 && elf.little, `class ${elf.bits}, little-endian ${elf.little}`);
-	check(`${tag}: ELF machine ${machine} (${env.ARCH})`, elf.machine === machine, `machine ${elf.machine}`);
-	check(`${tag}: executable, static: no PT_INTERP, no PT_DYNAMIC`, elf.type === 2 && elf.dynamic.length === 0,
-		`e_type ${elf.type}, has ${elf.dynamic.join(' ')} (dynamic)`);
+	check(`${tag}: ELF class 64, little-endian`, elf.class === '64' && elf.endian === 'little', `class ${elf.class}, ${elf.endian}-endian`);
+	check(`${tag}: ELF machine ${machine} (${env.ARCH})`, elf.machine === String(machine), `machine ${elf.machine}`);
+	check(`${tag}: executable, static: no PT_INTERP, no PT_DYNAMIC`, elf.type === 'exec' && elf.link === 'static',
+		`type ${elf.type}, interp ${elf.interp}, dynamic ${elf.dynamic}`);
 	const budget = env.SIZE_BUDGET ? Number(env.SIZE_BUDGET) : DEFAULT_BUDGET[env.ARCH];
 	check(`${tag}: size within the ${env.ARCH} budget`, budget !== undefined && member.data.length <= budget,
 		`${member.data.length} bytes, budget ${budget} bytes`);
@@ -100,8 +112,6 @@ function gatePlatform(tag, pkg, name, files, scratch) {
 	check(`${tag}: manifest names bin/landlock-run, ${env.ARCH}, machine ${machine}`,
 		manifest.binary === 'bin/landlock-run' && manifest.arch === env.ARCH && manifest.elfMachine === machine,
 		JSON.stringify(manifest));
-	const file = join(scratch, 'landlock-run');
-	writeFileSync(file, member.data, { mode: member.mode });
 	const r = runVersion(file, env);
 	const want = `landlock-run ${VERSION}`;
 	check(`${tag}: \`landlock-run --version\` prints "${want}"`, r.status === 0 && r.stdout.trim() === want,

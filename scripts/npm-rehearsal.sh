@@ -9,9 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 . "$here/lib.sh"
 
-for tool in node npm python3; do
-	command -v $tool >/dev/null || { echo "npm-rehearsal: $tool is missing (make setup installs it)" >&2; exit 1; }
-done
+need_tools npm-rehearsal node npm
 dist=${1:-$root/dist/npm}
 [ -d "$dist" ] || { echo "npm-rehearsal: no $dist (run make npm)" >&2; echo "0 passed, 1 failed"; exit 1; }
 dist=$(cd "$dist" && pwd)
@@ -27,8 +25,7 @@ for env in "$root"/platform/*.env; do
 	fi
 done
 # qemu-user has no Landlock: the foreign binary under it is a kernel without Landlock
-[ -z "$foreign_run" ] || command -v "$foreign_run" >/dev/null ||
-	{ echo "npm-rehearsal: $foreign_run is missing (make setup installs it)" >&2; exit 1; }
+[ -z "$foreign_run" ] || need_tools npm-rehearsal "$foreign_run"
 missing=()
 for t in "landlock-run-$version.tgz" "landlock-run-$native-$version.tgz" "landlock-run-$foreign-$version.tgz"; do
 	[ -f "$dist/$t" ] || missing+=("$t")
@@ -40,9 +37,8 @@ if [ -z "$native" ] || [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # asked of the kernel without the launcher, so a broken launcher cannot move the target
-kernel_abi=$(python3 -c 'import ctypes
-r = ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1)
-print(r if r > 0 else 0)')
+kernel_abi=$("$root/build/$(uname -m)/tryop" abi) || :
+[[ $kernel_abi =~ ^[0-9]+$ ]] || kernel_abi=0 # an errno name: no Landlock
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
