@@ -49,7 +49,8 @@ static const char usage_text[] =
 	"  --strict             fail unless every filesystem right is enforced\n"
 	"  --probe              prove that this host enforces the policy; run nothing\n"
 	"  --json               with --probe, print one JSON object\n"
-	"  -v, --verbose        print the effective policy to stderr before running\n"
+	"  -v, --verbose        print the effective policy to stderr before running;\n"
+	"                       with --probe, also the whole report on stdout\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
 	"\n"
@@ -134,6 +135,69 @@ static void check_argument(char **argv)
 		    (int)strcspn(option_text(argv), "="), option_text(argv), optarg);
 }
 
+/* Levenshtein distance between A and the first N bytes of B, both short. */
+static size_t distance(const char *a, const char *b, size_t n)
+{
+	size_t row[33], i, j, diag, up;
+
+	for (j = 0; j <= n; j++)
+		row[j] = j;
+	for (i = 1; a[i - 1]; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= n; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && a[i] && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* The long option nearest to NAME (N bytes), within two edits, or NULL; of
+ * equally near ones, the one that starts most like NAME (--rwo: --rw). */
+static const char *nearest_option(const char *name, size_t n)
+{
+	const struct option *o, *best = NULL;
+	size_t d, best_d = 3, prefix, best_prefix = 0;
+
+	if (n > 32)
+		return NULL;
+	for (o = options; o->name; o++) {
+		d = distance(o->name, name, n);
+		prefix = common_prefix(o->name, name, n);
+		if (d < best_d || (d == best_d && prefix > best_prefix)) {
+			best = o;
+			best_d = d;
+			best_prefix = prefix;
+		}
+	}
+	return best ? best->name : NULL;
+}
+
+static void unknown_long_option(const char *text)
+{
+	size_t n = strcspn(text, "=");
+	const char *near = nearest_option(text + 2, n - 2);
+
+	if (near)
+		die("unknown option %.*s (did you mean --%s?)", (int)n, text, near);
+	die("unknown option %.*s (try 'landlock-run --help')", (int)n, text);
+}
+
 static void bad_option(int c, char **argv)
 {
 	const char *text = argv[optind - 1];
@@ -144,8 +208,7 @@ static void bad_option(int c, char **argv)
 		die("option %.*s takes no argument (try 'landlock-run --help')",
 		    (int)strcspn(text, "="), text);
 	if (strncmp(text, "--", 2) == 0)
-		die("unknown option %.*s (try 'landlock-run --help')", (int)strcspn(text, "="),
-		    text);
+		unknown_long_option(text);
 	die("unknown option -%c (try 'landlock-run --help')", optopt);
 }
 

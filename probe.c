@@ -292,6 +292,9 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 	if (!kv.json)
 		outf(o, "landlock: %s\n",
 		     full ? "fully enforced" : "partially enforced (older ABI)");
+	/* The verdict line alone is the contract scripts compare; -v adds the rest. */
+	if (!kv.json && !p->asked.verbose)
+		return;
 	kv_abi_version(&kv, p);
 	if (kv.json) /* the text form says it on its first line */
 		kv_word(&kv, "enforcement", full ? "full" : "partial");

@@ -51,6 +51,16 @@ usage_error() {
 	usage_error "--strict" --strict=yes -- touch "$m"
 }
 
+@test "usage: an unknown long option within two edits of one gets 'did you mean'" {
+	usage_error "unknown option --rwo (did you mean --rw?)" --rwo / -- touch "$m"
+	usage_error "unknown option --tcp-conect (did you mean --tcp-connect?)" --tcp-conect 1 -- touch "$m"
+	usage_error "unknown option --jsno (did you mean --json?)" --jsno --probe
+	usage_error "unknown option --rwo (did you mean --rw?)" --rwo=/ -- touch "$m"
+	# too far from every option: the plain hint, no guess
+	usage_error "unknown option --bogus (try 'landlock-run --help')" --bogus -- touch "$m"
+	usage_error "unknown option --xyzzy (try 'landlock-run --help')" --xyzzy -- touch "$m"
+}
+
 @test "usage: an option missing its argument is 125 and the line names it" {
 	for opt in --ro --rw --ro-try --rw-try; do
 		usage_error "$opt" "$opt"

@@ -23,9 +23,9 @@ check_probe() {
 		full=full
 		first="landlock: fully enforced"
 	fi
-	run --separate-stderr "$FAKEABI" "$n" -- "$LR" --probe
+	run --separate-stderr "$FAKEABI" "$n" -- "$LR" --probe -v
 	assert_success
-	assert_equal "$stderr" ""
+	refute_launcher_line
 	assert_line --index 0 "$first"
 	assert_line --index 1 "abi=$n"
 	assert_line --index 2 "abi_used=$used"
@@ -105,11 +105,11 @@ check_run_policy() {
 }
 
 @test "--abi lowers a fake ABI, never raises it" {
-	run --separate-stderr "$FAKEABI" 8 -- "$LR" --probe --abi 3
+	run --separate-stderr "$FAKEABI" 8 -- "$LR" --probe -v --abi 3
 	assert_success
 	assert_line --index 1 "abi=8"
 	assert_line --index 2 "abi_used=3"
-	run --separate-stderr "$FAKEABI" 3 -- "$LR" --probe --abi 5
+	run --separate-stderr "$FAKEABI" 3 -- "$LR" --probe -v --abi 5
 	assert_success
 	assert_line --index 1 "abi=3"
 	assert_line --index 2 "abi_used=3"
@@ -122,10 +122,10 @@ check_run_policy() {
 }
 
 @test "errata: a chosen value is printed in hex, a kernel without the query gives unknown" {
-	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR" --probe
+	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR" --probe -v
 	assert_success
 	assert_line --index 3 "errata=0xc"
-	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR" --probe
+	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR" --probe -v
 	assert_success
 	assert_line --index 3 "errata=unknown"
 	run --separate-stderr "$FAKEABI" 2 --errata none -- "$LR" --probe --json
@@ -135,7 +135,7 @@ check_run_policy() {
 
 # --strict: full filesystem enforcement needs ABI 5 (ioctl_dev).
 strict_refuses() {
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --probe --strict
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --probe -v --strict
 	assert_equal "$status" 125
 	assert_equal "$output" ""
 	assert_equal "${#stderr_lines[@]}" 1
@@ -148,7 +148,7 @@ strict_refuses() {
 }
 
 strict_accepts() {
-	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --probe --strict
+	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --probe -v --strict
 	assert_success
 	assert_line --index 0 "landlock: fully enforced"
 	run --separate-stderr "$FAKEABI" "$1" -- "$LR" --strict --rw "$OUT" "${RAN[@]}"
@@ -222,7 +222,7 @@ trunc_outside() {
 feature_needs() { # ABI OPTION...
 	local abi=$1
 	shift
-	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR" --probe "$@"
+	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR" --probe -v "$@"
 	assert_equal "$status" 125
 	assert_equal "${#stderr_lines[@]}" 1
 	assert_regex "${stderr_lines[0]}" \
@@ -230,7 +230,7 @@ feature_needs() { # ABI OPTION...
 	run --separate-stderr "$FAKEABI" $((abi - 1)) -- "$LR" "$@" --rw "$OUT" "${RAN[@]}"
 	assert_equal "$status" 125
 	assert_file_not_exists "$MARKER"
-	run --separate-stderr "$FAKEABI" "$abi" -- "$LR" --probe "$@"
+	run --separate-stderr "$FAKEABI" "$abi" -- "$LR" --probe -v "$@"
 	assert_success
 	assert_line "self_test=passed"
 }

@@ -93,3 +93,9 @@ stop_servers() {
 	done <"$BATS_FILE_TMPDIR/servers"
 	rm -f "$BATS_FILE_TMPDIR/servers"
 }
+
+# refute_launcher_line: no "landlock-run: " failure line on stderr (-v lines
+# have other prefixes).
+refute_launcher_line() {
+	if grep -q '^landlock-run: ' <<<"${stderr-}"; then fail "a failure line in: $stderr"; fi
+}

@@ -115,11 +115,11 @@ watch() {
 @test "probe with log flags: passes at ABI 7, refused at --abi 6" {
 	local flag
 	for flag in "${FLAGS[@]}"; do
-		run --separate-stderr "$LR" --probe "$flag"
+		run --separate-stderr "$LR" --probe -v "$flag"
 		assert_success
 		assert_line --index 9 "log_flags=yes"
 		assert_line --index 11 "self_test=passed"
-		run --separate-stderr "$LR" --probe --abi 6 "$flag"
+		run --separate-stderr "$LR" --probe -v --abi 6 "$flag"
 		assert_failure 125
 		assert_output ""
 		assert_one_launcher_line

@@ -163,6 +163,13 @@ denied() {
 	done
 }
 
+@test "a bad port is quoted once; the list is quoted too only when it says more" {
+	run -125 --separate-stderr "$LR" --tcp-connect http -- true
+	assert_equal "$stderr" "landlock-run: --tcp-connect: invalid port 'http' (a port is 0 to 65535; or 'none' alone)"
+	run -125 --separate-stderr "$LR" --tcp-bind 80,http -- true
+	assert_equal "$stderr" "landlock-run: --tcp-bind: invalid port 'http' in '80,http' (a port is 0 to 65535; or 'none' alone)"
+}
+
 @test "--abi 3 refuses every TCP option: 125 naming it and ABI 4, nothing runs" {
 	local opt
 	for opt in "--tcp-connect 80" "--tcp-bind 80" "--tcp-bind none" "--no-tcp"; do
@@ -183,26 +190,26 @@ denied() {
 }
 
 @test "probe --tcp-bind proves tcp_bind, --tcp-connect proves tcp_connect, --no-tcp both" {
-	run --separate-stderr "$LR" --probe --tcp-bind 8080
+	run --separate-stderr "$LR" --probe -v --tcp-bind 8080
 	assert_success
 	assert_line --index 7 "tcp=yes"
 	assert_line --index 10 "proven=read_dir,read_file,write_file,tcp_bind"
-	run --separate-stderr "$LR" --probe --tcp-connect 443
+	run --separate-stderr "$LR" --probe -v --tcp-connect 443
 	assert_success
 	assert_line --index 10 "proven=read_dir,read_file,write_file,tcp_connect"
-	run --separate-stderr "$LR" --probe --no-tcp
+	run --separate-stderr "$LR" --probe -v --no-tcp
 	assert_success
 	assert_line --index 10 "proven=read_dir,read_file,write_file,tcp_bind,tcp_connect"
 	run --separate-stderr "$LR" --probe --json --tcp-bind 8080 --tcp-connect 443
 	assert_success
 	assert_output --partial '"proven":["read_dir","read_file","write_file","tcp_bind","tcp_connect"]'
 	# without TCP options the probe does not claim them
-	run --separate-stderr "$LR" --probe
+	run --separate-stderr "$LR" --probe -v
 	assert_line --index 10 "proven=read_dir,read_file,write_file"
 }
 
 @test "probe --abi 3 with a TCP option: 125, no stdout" {
-	run --separate-stderr "$LR" --probe --abi 3 --tcp-bind 8080
+	run --separate-stderr "$LR" --probe -v --abi 3 --tcp-bind 8080
 	assert_failure 125
 	assert_output ""
 	assert_one_launcher_line

@@ -20,7 +20,7 @@ used_abi() {
 # for abi_used=N, line by line, with the proven list in $2.
 assert_probe_text() {
 	local n=$1 proven=${2:-read_dir,read_file,write_file}
-	assert_equal "$stderr" ""
+	refute_launcher_line
 	assert_equal "${#lines[@]}" 12
 	if ((n >= 5)); then
 		assert_equal "${lines[0]}" "landlock: fully enforced"
@@ -49,21 +49,21 @@ same_facts() {
 # probe_both ARGS...: run the probe in both formats and compare them.
 probe_both() {
 	local text json
-	text=$("$LR" --probe "$@") || fail "--probe $* failed"
+	text=$("$LR" --probe -v "$@") || fail "--probe $* failed"
 	json=$("$LR" --probe --json "$@") || fail "--probe --json $* failed"
 	run same_facts "$text" "$json"
 	assert_success
 }
 
 @test "probe: the text report, line by line, on this kernel" {
-	run --separate-stderr "$LR" --probe
+	run --separate-stderr "$LR" --probe -v
 	assert_success
 	assert_probe_text "$(used_abi 7)"
 }
 
 @test "probe: line 1 is exactly 'landlock: fully enforced' on ABI 7" {
 	require_abi 7
-	run --separate-stderr "$LR" --probe
+	run --separate-stderr "$LR" --probe -v
 	assert_success
 	assert_equal "${lines[0]}" "landlock: fully enforced"
 	assert_equal "${lines[1]}" "abi=7"
@@ -81,7 +81,7 @@ probe_both() {
 @test "probe: errata is the kernel's own answer to landlock_create_ruleset(NULL, 0, ERRATA)" {
 	local errata=$KERRATA
 	[[ $errata == 0x* ]] || skip "this kernel has no errata query ($errata)"
-	run --separate-stderr "$LR" --probe
+	run --separate-stderr "$LR" --probe -v
 	assert_success
 	assert_line --index 3 "errata=$errata"
 	run --separate-stderr "$LR" --probe --json
@@ -117,7 +117,7 @@ probe_both() {
 
 probe_at() {
 	local n=$1
-	run --separate-stderr "$LR" --probe --abi "$n"
+	run --separate-stderr "$LR" --probe -v --abi "$n"
 	assert_success
 	assert_probe_text "$(used_abi "$n")"
 }
@@ -131,7 +131,7 @@ probe_at() {
 @test "probe --abi 7: full; adds log flags" { probe_at 7; }
 
 @test "probe --abi 99: a larger ABI than the kernel's is used at min(kernel, 7)" {
-	run --separate-stderr "$LR" --probe --abi 99
+	run --separate-stderr "$LR" --probe -v --abi 99
 	assert_success
 	assert_line --index 1 "abi=$KABI"
 	assert_line --index 2 "abi_used=$(used_abi 99)"
@@ -140,7 +140,7 @@ probe_at() {
 
 @test "probe --abi N keeps abi= at the kernel's own value" {
 	for n in 1 3 5; do
-		run --separate-stderr "$LR" --probe --abi "$n"
+		run --separate-stderr "$LR" --probe -v --abi "$n"
 		assert_success
 		assert_line --index 1 "abi=$KABI"
 		assert_line --index 2 "abi_used=$n"
@@ -150,19 +150,19 @@ probe_at() {
 @test "probe --strict: passes at ABI 5, 6, 7 and without --abi" {
 	require_abi 7
 	for n in 5 6 7; do
-		run --separate-stderr "$LR" --probe --strict --abi "$n"
+		run --separate-stderr "$LR" --probe -v --strict --abi "$n"
 		assert_success
 		assert_line --index 0 "landlock: fully enforced"
 		assert_line --index 2 "abi_used=$n"
 	done
-	run --separate-stderr "$LR" --probe --strict
+	run --separate-stderr "$LR" --probe -v --strict
 	assert_success
 	assert_line --index 0 "landlock: fully enforced"
 }
 
 @test "probe --strict: refuses ABI 1..4 with 125, one stderr line and no stdout" {
 	for n in 1 2 3 4; do
-		run --separate-stderr "$LR" --probe --strict --abi "$n"
+		run --separate-stderr "$LR" --probe -v --strict --abi "$n"
 		assert_failure 125
 		assert_output ""
 		assert_one_launcher_line
@@ -179,11 +179,11 @@ probe_at() {
 }
 
 @test "probe with a command is a usage error and runs nothing" {
-	run --separate-stderr "$LR" --probe touch marker
+	run --separate-stderr "$LR" --probe -v touch marker
 	assert_failure 125
 	assert_output ""
 	assert_one_launcher_line
-	run --separate-stderr "$LR" --probe -- touch marker
+	run --separate-stderr "$LR" --probe -v -- touch marker
 	assert_failure 125
 	assert_output ""
 	assert_one_launcher_line
@@ -191,7 +191,7 @@ probe_at() {
 }
 
 @test "probe with a bare -- is a usage error" {
-	run --separate-stderr "$LR" --probe --
+	run --separate-stderr "$LR" --probe -v --
 	assert_failure 125
 	assert_output ""
 	assert_one_launcher_line
@@ -209,7 +209,7 @@ probe_at() {
 }
 
 @test "probe with a grant that does not exist: 125 naming the path" {
-	run --separate-stderr "$LR" --probe --ro / --rw "$BATS_TEST_TMPDIR/no-such-dir"
+	run --separate-stderr "$LR" --probe -v --ro / --rw "$BATS_TEST_TMPDIR/no-such-dir"
 	assert_failure 125
 	assert_output ""
 	assert_one_launcher_line
@@ -217,13 +217,13 @@ probe_at() {
 }
 
 @test "probe with a missing --ro-try grant skips it and passes" {
-	run --separate-stderr "$LR" --probe --ro-try "$BATS_TEST_TMPDIR/no-such-dir" --ro /
+	run --separate-stderr "$LR" --probe -v --ro-try "$BATS_TEST_TMPDIR/no-such-dir" --ro /
 	assert_success
 	assert_line --index 11 "self_test=passed"
 }
 
 @test "probe with grants: the self-test still proves the same denials" {
-	run --separate-stderr "$LR" --probe --ro / --rw "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$LR" --probe -v --ro / --rw "$BATS_TEST_TMPDIR"
 	assert_success
 	assert_probe_text "$(used_abi 7)"
 }
@@ -237,7 +237,18 @@ probe_at() {
 	assert_one_launcher_line
 }
 
-@test "probe -v: the policy on stderr, the report unchanged on stdout" {
+@test "probe: exactly one stdout line, the verdict, and nothing on stderr" {
+	run --separate-stderr "$LR" --probe
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "${#lines[@]}" 1
+	assert_equal "${lines[0]}" "landlock: $( (($(used_abi 7) >= 5)) && echo fully enforced || echo "partially enforced (older ABI)")"
+	run --separate-stderr "$LR" --probe --abi 4
+	assert_success
+	assert_output "landlock: partially enforced (older ABI)"
+}
+
+@test "probe -v: the policy on stderr, the verdict and the whole report on stdout" {
 	run --separate-stderr "$LR" --probe -v
 	assert_success
 	assert_equal "${lines[0]}" "landlock: $( (($(used_abi 7) >= 5)) && echo fully enforced || echo "partially enforced (older ABI)")"

@@ -158,7 +158,7 @@ assert_target_alive() {
 		[[ $stderr == *--scope*"ABI 6"* ]] || fail "--scope $kind: $stderr"
 		assert_file_not_exists marker
 	done
-	run --separate-stderr "$LR" --probe --abi 5 --scope signal
+	run --separate-stderr "$LR" --probe -v --abi 5 --scope signal
 	assert_failure 125
 	assert_output ""
 	assert_one_launcher_line
@@ -171,13 +171,13 @@ assert_target_alive() {
 }
 
 @test "probe --scope proves signal and abstract-unix" {
-	run --separate-stderr "$LR" --probe --scope signal
+	run --separate-stderr "$LR" --probe -v --scope signal
 	assert_success
 	assert_line --index 10 "proven=read_dir,read_file,write_file,signal"
-	run --separate-stderr "$LR" --probe --scope abstract-unix
+	run --separate-stderr "$LR" --probe -v --scope abstract-unix
 	assert_success
 	assert_line --index 10 "proven=read_dir,read_file,write_file,abstract-unix"
-	run --separate-stderr "$LR" --probe --scope abstract-unix,signal
+	run --separate-stderr "$LR" --probe -v --scope abstract-unix,signal
 	assert_success
 	assert_line --index 8 "scopes=abstract-unix,signal"
 	assert_line --index 10 "proven=read_dir,read_file,write_file,signal,abstract-unix"

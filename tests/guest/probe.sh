@@ -5,13 +5,16 @@ c_lsm_on() { has "$lsm" landlock || no "landlock not in [$lsm]"; }
 
 key() { printf '%s\n' "$probe" | sed -n "s/^$1=//p"; }
 c_probe() {
+	if at_least 5; then want='landlock: fully enforced'; else want='landlock: partially enforced (older ABI)'; fi
 	r $LR --probe
-	probe=$out
 	want_rc 0
 	[ -z "$err" ] || no "stderr [$err]"
+	[ "$out" = "$want" ] || no "--probe printed [$out], want exactly [$want]"
+	r $LR --probe -v
+	probe=$out
+	want_rc 0
 	line1=$(printf '%s\n' "$probe" | head -n 1)
-	if at_least 5; then want='landlock: fully enforced'; else want='landlock: partially enforced (older ABI)'; fi
-	[ "$line1" = "$want" ] || no "line 1 [$line1], want [$want]"
+	[ "$line1" = "$want" ] || no "-v line 1 [$line1], want [$want]"
 	echo "LRINFO abi=$(key abi) errata=$(key errata)"
 }
 # want_key KEY VALUE: the probe printed KEY=VALUE.
@@ -45,7 +48,7 @@ c_probe_json() {
 	case $out in *'"enforcement":"'$want'"'*) ;; *) no "json lacks enforcement $want: $out" ;; esac
 }
 c_abi_option() {
-	r $LR --abi 1 --probe
+	r $LR --abi 1 --probe -v
 	want_rc 0
 	case $out in *"abi=$E"*) ;; *) no "--abi 1 changed abi=: $out" ;; esac
 	case $out in *"abi_used=1"*) ;; *) no "--abi 1 gave no abi_used=1" ;; esac
