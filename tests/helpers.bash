@@ -10,7 +10,7 @@ bats_load_library bats-file
 LR=${LR_BIN:-$BATS_TEST_DIRNAME/../landlock-run}
 # The test helpers, built by `make test-helpers` (scripts/test.sh runs it):
 # tryop (tests/tryop.c), fault and fakeabi (tests/fault.c).
-HELPERS=$BATS_TEST_DIRNAME/../build/$HOSTTYPE
+HELPERS=${BATS_TEST_DIRNAME%/*}/build/$HOSTTYPE
 TRYOP=$HELPERS/tryop
 FAULT=$HELPERS/fault
 FAKEABI=$HELPERS/fakeabi

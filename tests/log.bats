@@ -142,7 +142,7 @@ watch() {
 	require_audit
 	watch --ro /usr -- "$TRYOP" truncate "$SECRET"
 	assert_line --index 0 --partial "cannot execute"
-	assert_line --index 1 --regexp "^denial: domain=[0-9a-f]+ blockers=fs\\.execute.* path=\"$BATS_FILE_TMPDIR/tryop\""
+	assert_line --index 1 --regexp "^denial: domain=[0-9a-f]+ blockers=fs\\.execute.* path=\"$TRYOP\""
 	watch --no-log --ro /usr -- "$TRYOP" truncate "$SECRET"
 	assert_line --index 0 --partial "cannot execute"
 	assert_equal "${#lines[@]}" 1
