@@ -69,6 +69,14 @@ build/$(HOST_ARCH)/fault: tests/fault.c tests/errnames.h landlock.h Makefile
 build/$(HOST_ARCH)/fakeabi: build/$(HOST_ARCH)/fault
 	ln -sf fault $@
 
+# make sanitize's launcher: clang's ASan and UBSan on a dynamic glibc build (the
+# sanitizer runtimes do not link statically), with tests/sanitize/hooks.c.
+build/sanitize/landlock-run: $(SRCS) $(HDRS) tests/sanitize/hooks.c VERSION Makefile
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -Wall -Wextra -Werror -DLR_VERSION='"$(VERSION)"' \
+		-o $@ $(SRCS) tests/sanitize/hooks.c
+
 install: landlock-run landlock-run.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 landlock-run $(DESTDIR)$(BINDIR)/landlock-run
@@ -115,4 +123,4 @@ print-srcs:
 	@echo $(SRCS)
 
 format:
-	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/*.h tests/fuzz/*.c tests/fuzz/*.h
+	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/*.h tests/fuzz/*.c tests/fuzz/*.h tests/sanitize/*.c

@@ -7,28 +7,18 @@
 # "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/lib.sh
+# shellcheck source=scripts/tally.sh
+. scripts/tally.sh
 
 seconds=${FUZZ_SECONDS:-60}
 build=build/fuzz
 cache=.cache/fuzz
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-std=c11 -Wall -Wextra -Werror)
-passed=0 failed=0
+# The launcher's sources, as the Makefile lists them.
+read -r -a srcs <<<"$(make -s print-srcs)"
 
-need_packages clang libclang-rt-dev
-
-check() { # NAME COMMAND...: run one check, count it
-	local name=$1
-	shift
-	if "$@"; then
-		echo "ok - fuzz: $name"
-		passed=$((passed + 1))
-	else
-		echo "not ok - fuzz: $name"
-		failed=$((failed + 1))
-	fi
-}
+scripts/setup.sh fuzz
 
 # build OUT DIR [CFLAG...]: the harness over the launcher sources in DIR.
 # main() becomes lr_main and the process-level calls go to the harness
@@ -38,10 +28,10 @@ build() {
 	local out=$1 src=$2 f objs=()
 	shift 2
 	mkdir -p "$out"
-	for f in $(make -s print-srcs); do
-		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
-			-include tests/fuzz/hooks.h -c "$src/$f" -o "$out/${f%.c}.o" || return 1
+	for f in "${srcs[@]}"; do
 		objs+=("$out/${f%.c}.o")
+		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
+			-include tests/fuzz/hooks.h -c "$src/$f" -o "${objs[-1]}" || return 1
 	done
 	clang "${flags[@]}" -c tests/fuzz/fuzz_args.c -o "$out/fuzz_args.o" &&
 		clang "${flags[@]}" -o "$out/fuzz_args" "${objs[@]}" "$out/fuzz_args.o"
@@ -73,7 +63,7 @@ mutant() {
 	local name=$1 file=$2 expr=$3 dir="$build/mutant-$1"
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	cp $(make -s print-srcs) ./*.h "$dir/src/"
+	cp "${srcs[@]}" ./*.h "$dir/src/"
 	sed -i "$expr" "$dir/src/$file"
 	if cmp -s "$file" "$dir/src/$file"; then
 		echo "mutant $name: '$expr' changed nothing in $file (update scripts/fuzz.sh)" >&2
@@ -104,11 +94,10 @@ fuzz_clean() {
 }
 
 mkdir -p "$cache"
-check "harness builds" build "$build" .
-check "catches an exec without restrict_self" mutant no-enforce landlock-run.c \
+tally_check "fuzz: harness builds" build "$build" .
+tally_check "fuzz: catches an exec without restrict_self" mutant no-enforce landlock-run.c \
 	'/^[[:space:]]*enforce(&p, ruleset);$/d'
-check "catches --strict on a partial ABI" mutant no-strict abi.c \
+tally_check "fuzz: catches --strict on a partial ABI" mutant no-strict abi.c \
 	's/if (r->strict)$/if (0)/'
-check "no finding in ${seconds}s" fuzz_clean
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
+tally_total

@@ -1,0 +1,76 @@
+/*
+ * Linked into make sanitize's launcher only (build/sanitize/landlock-run; the
+ * Makefile builds it). Two things differ from a plain sanitized build, both
+ * because the launcher confines itself before it can fail for the last time
+ * (126/127 after exec):
+ *  - Reports go to one file opened at startup (sanitizer_report_fd below): a
+ *    confined process could not create a log file, but keeps using a file it
+ *    opened before. scripts/sanitize.sh counts every report there as a failure,
+ *    including one from a test that only checks for a non-zero status.
+ *  - The leak check runs at prctl(PR_SET_NO_NEW_PRIVS), the last moment the
+ *    launcher is unconfined, instead of at exit: LeakSanitizer stops the world
+ *    through /proc, which the sandbox denies, and then spins forever.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+void __sanitizer_set_report_fd(void *fd);
+void __lsan_do_leak_check(void);
+
+static int report_fd = -1;
+
+/*
+ * Runs before the leak check at exit (atexit order is reversed, and the
+ * sanitizer registered its check first). A launcher that fails with every
+ * descriptor in use (EMFILE on a grant) leaves none for LeakSanitizer, which
+ * reads /proc/PID/task; the process is ending, so closing them is harmless.
+ */
+static void free_descriptors(void)
+{
+	unsigned first = 3;
+
+	if (report_fd >= 3) {
+		if (report_fd > 3)
+			close_range(3, (unsigned)report_fd - 1, 0);
+		first = (unsigned)report_fd + 1;
+	}
+	close_range(first, ~0U, 0);
+}
+
+__attribute__((constructor)) static void sanitizer_report_fd(void)
+{
+	const char *path = getenv("LR_SANITIZE_LOG");
+	int fd;
+
+	/* A launcher started inside a sandbox (or as another user) may not be
+	 * allowed to open it: its reports then go to stderr, and the exit
+	 * status still tells. */
+	if (!path || (fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0)
+		return;
+	__sanitizer_set_report_fd((void *)(intptr_t)fd);
+	report_fd = fd;
+	if (atexit(free_descriptors))
+		abort();
+}
+
+/* Overrides the sanitizer's (weak) prctl interceptor for this program. */
+int prctl(int option, ...)
+{
+	unsigned long arg[4];
+	va_list ap;
+	int i;
+
+	va_start(ap, option);
+	for (i = 0; i < 4; i++)
+		arg[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (option == PR_SET_NO_NEW_PRIVS)
+		__lsan_do_leak_check(); /* also disables the one at exit */
+	return (int)syscall(SYS_prctl, option, arg[0], arg[1], arg[2], arg[3]);
+}
