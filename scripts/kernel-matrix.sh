@@ -30,6 +30,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t_begin=$(now_ms)
 "$root/scripts/setup.sh" matrix
+make -C "$root" -s test-helpers # tryop elf reads the kernels' and launchers' headers
 mapfile -t rows < <(matrix_rows)
 [ ${#rows[@]} -gt 0 ] || die "LR_MATRIX_ONLY=${LR_MATRIX_ONLY:-} matches no boot"
 mkdir -p "$work"

@@ -56,10 +56,13 @@ download_deb() {
 	ls "$3"/"${2%%:*}"_*.deb >/dev/null 2>&1 || die "apt-get download $2 ($1) failed"
 }
 
-# elf_machine FILE: e_machine of a little-endian ELF file (62 x86_64, 183 aarch64).
+# elf_machine FILE: e_machine of an ELF file (62 x86_64, 183 aarch64), from the
+# tree's one ELF reader (tryop elf, built by make test-helpers); fails for a file
+# that is not ELF.
 elf_machine() {
-	[ "$(head -c4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ] || return 1
-	od -An -tu2 -j18 -N2 "$1" | tr -d ' '
+	local facts
+	facts=$("$root/build/$(uname -m)/tryop" elf "$1") || return 1
+	sed -n 's/.* machine=\([0-9]*\).*/\1/p' <<<"$facts"
 }
 
 # boot_image PKG: what qemu -kernel gets for a cached kernel.
