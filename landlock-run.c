@@ -127,12 +127,28 @@ static void check_spelling(char **argv, const struct option *opt)
 		die("option --%.*s is abbreviated: write --%s", (int)len, text, opt->name);
 }
 
+/* A short-option cluster of this table, such as -v or -vh. */
+static int is_short_cluster(const char *arg)
+{
+	return arg[0] == '-' && arg[1] != '\0' && arg[1 + strspn(arg + 1, "hvV")] == '\0';
+}
+
+/*
+ * An option argument that is itself an option was swallowed: with an empty
+ * $DIR, "--rw-try $DIR --no-tcp" would grant a path named --no-tcp and leave
+ * TCP open. "--" is one of them, so "--ro -- cmd" never grants "--".
+ */
 static void check_argument(char **argv)
 {
-	/* "--ro -- cmd" must not take "--" as a path. */
-	if (optarg[0] == '\0' || strcmp(optarg, "--") == 0)
-		die("option %.*s needs an argument, got '%s' (try 'landlock-run --help')",
-		    (int)strcspn(option_text(argv), "="), option_text(argv), optarg);
+	const char *opt = option_text(argv);
+	int len = (int)strcspn(opt, "=");
+
+	if (optarg[0] == '\0')
+		die("option %.*s needs an argument, got '' (try 'landlock-run --help')", len, opt);
+	if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))
+		die("option %.*s needs an argument, got the option '%s' (a path that starts "
+		    "with - is written ./%s)",
+		    len, opt, optarg, optarg);
 }
 
 /* Levenshtein distance between A and the first N bytes of B, both short. */
@@ -198,18 +214,22 @@ static void unknown_long_option(const char *text)
 	die("unknown option %.*s (try 'landlock-run --help')", (int)n, text);
 }
 
+/* musl and glibc set optopt to 0 for an unknown long option, to the
+ * option's value for a long option given an argument it does not take, and
+ * to the character for an unknown short option, which may sit in a cluster
+ * after the element argv[optind - 1] names. */
 static void bad_option(int c, char **argv)
 {
 	const char *text = argv[optind - 1];
+	int len = (int)strcspn(text, "=");
 
 	if (c == ':')
 		die("option %s needs an argument (try 'landlock-run --help')", text);
-	if (strncmp(text, "--", 2) == 0 && optopt != 0)
-		die("option %.*s takes no argument (try 'landlock-run --help')",
-		    (int)strcspn(text, "="), text);
-	if (strncmp(text, "--", 2) == 0)
+	if (optopt == 0)
 		unknown_long_option(text);
-	die("unknown option -%c (try 'landlock-run --help')", optopt);
+	if (optopt < 256 && !strchr("hvV", optopt))
+		die("unknown option -%c (try 'landlock-run --help')", optopt);
+	die("option %.*s takes no argument (try 'landlock-run --help')", len, text);
 }
 
 static int parse_abi(const char *text)
@@ -300,6 +320,10 @@ static void parse_args(struct request *r, int argc, char **argv)
 {
 	int c, index;
 
+	/* execve with an empty argv: argv + 1 would point into the environment. */
+	if (argc < 1)
+		die("no arguments at all, not even a program name (usage: landlock-run "
+		    "[OPTION]... -- COMMAND [ARG]...)");
 	memset(r, 0, sizeof *r);
 	allocate(r, (size_t)argc);
 	opterr = 0;
@@ -337,13 +361,16 @@ static void enforce(const struct policy *p, int ruleset)
  * searched (default /usr/local/bin:/bin:/usr/bin when unset), remembering an
  * EACCES and going on. No /bin/sh fallback for scripts without a #! line.
  */
-__attribute__((noreturn)) static void run(const struct policy *p)
+__attribute__((noreturn)) static void run(const struct policy *p, const struct caller *caller)
 {
 	char *const *command = p->asked.command;
+	struct caller ours;
 	int err;
 
+	give_back_signals(caller);
 	execvp(command[0], command);
 	err = errno;
+	hold_signals(&ours);
 	if (err == ENOENT)
 		fail(EXIT_NOT_FOUND, "cannot run %s: command not found", command[0]);
 	if (err == EACCES && p->kernel.handled.handled_access_fs & LANDLOCK_ACCESS_FS_EXECUTE)
@@ -373,8 +400,10 @@ int main(int argc, char **argv)
 	struct policy p;
 	struct out err = {.fd = STDERR_FILENO, .escape = 1};
 	struct out *verbose = NULL;
+	struct caller caller;
 	int ruleset;
 
+	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
 	plan_policy(&p, detect_abi());
 	if (p.asked.verbose) {
@@ -388,6 +417,6 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	enforce(&p, ruleset);
-	run(&p);
+	run(&p, &caller);
 }
 #endif

@@ -5,12 +5,14 @@
  *   probe.c         the self-test behind --probe and its report
  *   grants.c        paths and ports to Landlock rules
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
+ *   inherit.c       what the command inherits: signals
  *   out.c           the buffered writer, key/value reports, fail()
  */
 #ifndef LANDLOCK_RUN_H
 #define LANDLOCK_RUN_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -136,6 +138,14 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list);
 int build_ruleset(const struct policy *p, struct out *verbose);
+
+/* inherit.c: what the caller gave the launcher, handed back to the command. */
+struct caller {
+	struct sigaction sigpipe; /* ignored while the launcher runs */
+};
+
+void hold_signals(struct caller *c);
+void give_back_signals(const struct caller *c);
 
 /* probe.c */
 void probe(const struct policy *p, struct out *o);

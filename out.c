@@ -38,7 +38,9 @@ static void put(struct out *o, const char *s, size_t n)
 /* A path or other outside text: one line, whatever bytes it holds. */
 static void put_arg(struct out *o, const char *s, size_t n)
 {
-	size_t start = o->len, i, limit = sizeof o->buf - TAIL_ROOM;
+	size_t start = o->len, i;
+	/* What follows a cut argument (the reason) may use the room it left. */
+	size_t limit = sizeof o->buf - (o->len < sizeof o->buf - TAIL_ROOM ? TAIL_ROOM : 1);
 
 	if (o->fd < 0 && o->len + n > limit) {
 		n = o->len + 3 < limit ? limit - o->len - 3 : 0;

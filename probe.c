@@ -231,6 +231,11 @@ static void run_self_test(const struct policy *p, struct verdict *v)
 	ssize_t n;
 	pid_t pid;
 
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+	/* A caller that ignores SIGCHLD would have the child reaped unwaited. */
+	if (sigaction(SIGCHLD, &dfl, NULL))
+		die_errno("self-test: cannot reset SIGCHLD");
 	if (pipe2(pipefd, O_CLOEXEC))
 		die_errno("self-test: cannot create a pipe");
 	pid = fork();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: fuzz landlock-run's command line with libFuzzer for FUZZ_SECONDS
 # (default 60) under ASan and UBSan (tests/fuzz/fuzz_args.c says what counts
-# as a finding). Before that, two deliberately broken launchers must be caught
+# as a finding). Before that, deliberately broken launchers must be caught
 # by the harness, so a clean run means something. A finding leaves its input
 # in .cache/fuzz/ (replay: build/fuzz/fuzz_args FILE). Ends with one line
 # "N passed, N failed".
@@ -69,8 +69,8 @@ mutant() {
 		echo "mutant $name: '$expr' changed nothing in $file (update scripts/fuzz.sh)" >&2
 		return 1
 	fi
-	# A removed call may leave a function unused: not an error here.
-	build "$dir" "$dir/src" -Wno-unused-function || return 1
+	# A removed call may leave a function or parameter unused: not an error here.
+	build "$dir" "$dir/src" -Wno-unused-function -Wno-unused-parameter || return 1
 	seed "$dir/corpus"
 	# Expected to abort on a seed; success would mean the harness is blind.
 	! fuzz "$dir/fuzz_args" 30 "$dir/corpus" -artifact_prefix="$dir/" >"$dir/log" 2>&1 &&
@@ -99,5 +99,9 @@ tally_check "fuzz: catches an exec without restrict_self" mutant no-enforce land
 	'/^[[:space:]]*enforce(&p, ruleset);$/d'
 tally_check "fuzz: catches --strict on a partial ABI" mutant no-strict abi.c \
 	's/if (r->strict)$/if (0)/'
+tally_check "fuzz: catches a swallowed option" mutant swallow landlock-run.c \
+	's/if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))$/if (0)/'
+tally_check "fuzz: catches SIGPIPE left ignored for the command" mutant sigpipe landlock-run.c \
+	'/^[[:space:]]*give_back_signals(caller);$/d'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_total

@@ -81,6 +81,47 @@ usage_error() {
 	assert_equal "$(cat ./--/f)" ok
 }
 
+@test "usage: an option argument that is itself an option is refused, so no option is swallowed" {
+	local opts o arg
+	# With an empty $CACHE, "--rw-try $CACHE --no-tcp" loses the word: --no-tcp
+	# must not become a path, leaving TCP open.
+	usage_error "--no-tcp" --rw-try --no-tcp -- touch "$m"
+	usage_error "--rw-try" --rw-try --no-tcp -- touch "$m"
+	usage_error "--strict" --rw /tmp --rw-try --strict --abi 3 -- touch "$m"
+	# Control: --strict alone, as the user meant it, refuses ABI 3.
+	usage_error "--strict" --rw /tmp --strict --abi 3 -- touch "$m"
+	# Every option of --help, as the argument of every option that takes one.
+	opts=$("$LR" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+	[ -n "$opts" ] || fail "--help lists no options"
+	for o in --ro --rw --ro-try --rw-try --tcp-bind --tcp-connect --scope --abi; do
+		for arg in $opts --ro=/ --bogus -v -vh -V; do
+			usage_error "$arg" "$o" "$arg" -- touch "$m"
+			usage_error "$o" "$o=$arg" -- touch "$m"
+		done
+	done
+	# A directory really named --x is granted as ./--x.
+	require_landlock
+	mkdir -- --x
+	run -0 "$LR" --rw ./--x -- sh -c 'echo ok > ./--x/f'
+	assert_equal "$(cat ./--x/f)" ok
+}
+
+@test "usage: a bad short option in a cluster is named, whatever came before it" {
+	usage_error "unknown option -x" --ro=/ -xv -- touch "$m"
+	usage_error "unknown option -x" --ro / -vx -- touch "$m"
+	usage_error "unknown option -x" -x -- touch "$m"
+	usage_error "--strict takes no argument" --ro=/ --strict=1 -- touch "$m"
+	usage_error "--verbose takes no argument" --verbose=1 -- touch "$m"
+}
+
+@test "usage: an empty argv (execve with argc 0) is 125 and nothing runs" {
+	# Linux 5.18 and later pass a single empty argv[0] instead; older kernels
+	# pass argc 0, where argv + 1 would point into the environment.
+	run -125 --separate-stderr perl -e 'exec {$ARGV[0]} ()' "$LR"
+	assert_equal "$output" ""
+	assert_one_launcher_line
+}
+
 @test "usage: abbreviated long options are rejected, even unambiguous ones" {
 	usage_error "--rw-t" --rw-t "$BATS_TEST_TMPDIR" -- touch "$m"
 	usage_error "--ro-t" --ro-t=/ -- touch "$m"

@@ -211,6 +211,15 @@ write_denied() {
 	assert_one_launcher_line
 }
 
+@test "a path longer than the line keeps the reason on it" {
+	local long
+	long=$(printf '/%0200d' $(seq 30)) # 6,030 bytes: more than a line holds
+	run -125 --separate-stderr "$LR" --ro "$long" -- true
+	assert_one_launcher_line
+	[[ $stderr == "landlock-run: cannot open --ro path /0000"*"...: File"*"name too long" ]] ||
+		fail "the reason is not at the end of the line: ${stderr: -100}"
+}
+
 @test "1,000 --rw grants on distinct directories all work" {
 	local args
 	mkdir -p many

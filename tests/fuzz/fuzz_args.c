@@ -4,13 +4,15 @@
  * fuzz input, against a stand-in for the kernel's Landlock calls.
  *
  * Input: byte 0 picks the kernel (ABI = 1 + byte % 8, so 8 is newer than the
- * launcher; bit 3 set: no errata query), the rest is split on NUL bytes into
- * argv[1..]. Every run must end in exit(0 or 125) or in exec; the harness
- * aborts (a finding) when
+ * launcher; bit 3 set: no errata query) and the caller (bit 4 set: SIGPIPE
+ * ignored), the rest is split on NUL bytes into argv[1..]. Every run must end
+ * in exit(0 or 125) or in exec; the harness aborts (a finding) when
  *   - exec is reached without no_new_privs and restrict_self before it, or
  *     with a command that is not what follows the first bare "--", or with
  *     --probe/--help/--version on the line, or with a descriptor that would
- *     leak into the command;
+ *     leak into the command, or with another SIGPIPE disposition than the
+ *     caller gave;
+ *   - an option took another option (--no-tcp, -v, ...) as its argument;
  *   - the ruleset handles other rights than the contract gives for that
  *     command line and ABI (writes always confined, reads once --ro is
  *     given, network/scope/log only as asked and only when the ABI has them),
@@ -29,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +79,7 @@ static struct {
 	int status;
 
 	int abi, errata_unknown; /* the kernel the stand-in plays */
+	int pipe_ignored;	 /* the caller's SIGPIPE disposition */
 	int nnp, restricted;
 	uint32_t restrict_flags;
 	int rulesets[MAX_RULESETS], nrulesets;
@@ -87,7 +91,8 @@ static struct {
 } run;
 
 static int fd_baseline = -1;
-static FILE *report; /* the real stderr: -close_fd_mask=2 silences fd 2 */
+static struct sigaction sigpipe, sigchld; /* libFuzzer's own, restored after a run */
+static FILE *report;			  /* the real stderr: -close_fd_mask=2 silences fd 2 */
 static struct rlimit nofile;
 
 /* How runs ended, so scripts/fuzz.sh can tell the checks were reached. */
@@ -150,6 +155,13 @@ static uint64_t scopes_named(const char *list)
 	return scoped;
 }
 
+/* The contract: an option argument that is itself an option is refused. */
+static int looks_like_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1] != '\0' &&
+	       (arg[1] == '-' || arg[1 + strspn(arg + 1, "hvV")] == '\0');
+}
+
 /* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
 static int read_option(struct asked *a, char **argv, int i, int end)
 {
@@ -168,6 +180,9 @@ static int read_option(struct asked *a, char **argv, int i, int end)
 			value = argv[i + 1];
 			used = 2;
 		}
+	for (k = 0; with_arg[k]; k++)
+		if (IS(with_arg[k]) && looks_like_option(value))
+			finding("option %s swallowed the option '%s'", argv[i], value);
 	if (IS("ro") || IS("ro-try"))
 		a->reads = 1;
 	if (IS("tcp-bind") || IS("no-tcp"))
@@ -266,6 +281,18 @@ static void check_policy(const struct asked *a)
 		finding("restrict_self flags 0x%x, asked 0x%x", run.restrict_flags, a->log);
 }
 
+static void check_signals(void)
+{
+	struct sigaction now;
+
+	if (sigaction(SIGPIPE, NULL, &now))
+		abort();
+	if ((now.sa_handler == SIG_IGN) != run.pipe_ignored)
+		finding("exec with SIGPIPE %s, the caller gave %s",
+			now.sa_handler == SIG_IGN ? "ignored" : "not ignored",
+			run.pipe_ignored ? "ignored" : "the default");
+}
+
 int lr_fuzz_execvp(const char *file, char *const argv[])
 {
 	struct asked a;
@@ -283,6 +310,7 @@ int lr_fuzz_execvp(const char *file, char *const argv[])
 		finding("--probe, --help or --version reached exec");
 	check_policy(&a);
 	check_descriptors();
+	check_signals();
 	longjmp(run.back, BACK_EXEC);
 }
 
@@ -565,7 +593,8 @@ static void clean_up(void)
 	free(run.argv);
 	if (close_range((unsigned)fd_baseline + 1, ~0U, 0))
 		abort();
-	if (setrlimit(RLIMIT_NOFILE, &nofile))
+	if (setrlimit(RLIMIT_NOFILE, &nofile) || sigaction(SIGPIPE, &sigpipe, NULL) ||
+	    sigaction(SIGCHLD, &sigchld, NULL))
 		abort();
 }
 
@@ -588,12 +617,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;
 	if (fd_baseline < 0) {
 		fd_baseline = highest_fd();
-		if (getrlimit(RLIMIT_NOFILE, &nofile) || atexit(write_stats))
+		if (getrlimit(RLIMIT_NOFILE, &nofile) || atexit(write_stats) ||
+		    sigaction(SIGPIPE, NULL, &sigpipe) || sigaction(SIGCHLD, NULL, &sigchld))
 			abort();
 	}
 	memset(&run, 0, sizeof run);
 	run.abi = 1 + data[0] % 8;
 	run.errata_unknown = data[0] & 8;
+	run.pipe_ignored = (data[0] & 16) != 0;
+	if (sigaction(SIGPIPE,
+		      &(struct sigaction){.sa_handler = run.pipe_ignored ? SIG_IGN : SIG_DFL},
+		      NULL))
+		abort();
 	make_argv(data + 1, size - 1);
 	optind = 0; /* glibc: start a fresh scan */
 	run.active = 1;
