@@ -5,7 +5,8 @@
 //     ELF of the right class and machine, static, within the size budget, sha256 equal to
 //     manifest.json's, `--version` equal to VERSION, declared as the package's bin; os/cpu
 //     from the platform entry; no libc field, scripts, dependencies or JavaScript;
-//   entry package (landlock-run): the API with its declarations, the POSIX sh bin whose
+//   entry package (landlock-run): the CommonJS API and compat entry with their declarations,
+//     exporting by name to require() and import; the POSIX sh bin whose
 //     platform table matches platform/*.env, the man page, no install scripts, one
 //     exact-version optionalDependency per platform entry, nothing else.
 // Every package: version equal to VERSION, license MIT, README.md and LICENSE shipped.
@@ -33,7 +34,8 @@ const tryop = join(root, 'build', platforms[hostPlatform(platforms)]?.ARCH ?? 'u
 const DEFAULT_BUDGET = { x86_64: 48 * 1024, aarch64: 72 * 1024 };
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies'];
-const ENTRY_API = ['launcherPath', 'grantArgs', 'command', 'probe', 'isLauncherFailure', 'SCOPES'];
+const ENTRY_API = ['launcherPath', 'grantArgs', 'command', 'probe', 'isLauncherFailure', 'SCOPES', 'POLICY_OPTIONS'];
+const COMPAT_API = ['launcherPath', 'grantArgs', 'probe', 'LAUNCHER_FAILURE_EXIT', 'LAUNCHER_BIN'];
 
 let passed = 0;
 let failed = 0;
@@ -121,9 +123,12 @@ function gatePlatform(tag, pkg, name, files, scratch) {
 function gateEntry(tag, pkg, files, scratch, gated) {
 	const scripts = pkg.scripts ?? {};
 	check(`${tag}: no install scripts`, !INSTALL_SCRIPTS.some((k) => k in scripts), `scripts=${JSON.stringify(scripts)}`);
-	check(`${tag}: ESM (type module) with index.js`, pkg.type === 'module' && files.has('index.js'), `type=${pkg.type}`);
-	check(`${tag}: TypeScript declarations index.d.ts present and declared`,
-		files.has('index.d.ts') && pkg.types?.replace(/^\.\//, '') === 'index.d.ts', `types=${pkg.types}`);
+	check(`${tag}: CommonJS (no "type": "module") with index.js and compat.js`,
+		pkg.type !== 'module' && files.has('index.js') && files.has('compat.js'), `type=${pkg.type}`);
+	const exp = pkg.exports ?? {};
+	check(`${tag}: exports ".", "./compat" with their declarations`,
+		exp['.']?.types === './index.d.ts' && files.has('index.d.ts') && exp['./compat']?.types === './compat.d.ts' &&
+		files.has('compat.d.ts'), `exports=${JSON.stringify(exp)}`);
 	const launcher = files.get(pkg.bin?.['landlock-run']?.replace(/^\.\//, '') ?? '');
 	check(`${tag}: bin landlock-run is a POSIX sh launcher, mode 0755`,
 		launcher !== undefined && launcher.mode === 0o755 && launcher.data.toString().startsWith('#!/bin/sh\n'),
@@ -145,11 +150,15 @@ function gateEntry(tag, pkg, files, scratch, gated) {
 	const js = [...files.keys()].filter((f) => f.endsWith('.js'));
 	const bad = js.filter((f) => spawnSync(process.execPath, ['--check', join(scratch, f)]).status !== 0);
 	check(`${tag}: JavaScript parses (node --check)`, js.length > 0 && bad.length === 0, `bad ${bad.join(' ')}`);
-	for (const [file, api] of [['index.js', ENTRY_API]]) {
-		const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(process.argv[1]);
-			console.log(process.argv.slice(2).filter((k) => m[k] === undefined).join(' '))`,
+	// both ways a consumer loads it: require(), and import by name (Node reads CommonJS names)
+	for (const [file, api] of [['index.js', ENTRY_API], ['compat.js', COMPAT_API]]) {
+		const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { createRequire } from 'node:module';
+			const [url, ...names] = process.argv.slice(1);
+			const required = createRequire(url)(new URL(url).pathname), imported = await import(url);
+			console.log(names.filter((k) => required[k] === undefined || imported[k] === undefined).join(' '))`,
 		pathToFileURL(join(scratch, file)).href, ...api], { encoding: 'utf8' });
-		check(`${tag}: ${file} exports ${api.join(', ')}`, r.status === 0 && r.stdout.trim() === '', (r.stdout + r.stderr).trim().slice(0, 300));
+		check(`${tag}: ${file} exports ${api.join(', ')} to require() and import`, r.status === 0 && r.stdout.trim() === '',
+			(r.stdout + r.stderr).trim().slice(0, 300));
 	}
 	for (const [dep, version] of Object.entries(optional)) {
 		check(`${tag}: ${dep}@${version} is among the gated tarballs`, gated[dep] === version, `gated: ${JSON.stringify(gated)}`);

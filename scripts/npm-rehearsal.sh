@@ -2,8 +2,8 @@
 # scripts/npm-rehearsal.sh [DIST]: the packed-install rehearsal. Installs the tarballs in
 # DIST (default dist/npm, written by `make npm`) into throwaway projects with
 # `npm install --offline` (an empty npm cache and an unreachable registry, so nothing can
-# come from elsewhere), then runs npm/test/rehearsal.test.js with node's test runner
-# against what got installed. Its output ends with node's "# pass N" / "# fail N" lines.
+# come from elsewhere), through node's test runner: npm/test/rehearsal/*.test.mjs. Its
+# output ends with node's "# pass N" / "# fail N" lines.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -26,6 +26,8 @@ for env in "$root"/platform/*.env; do
 done
 # qemu-user has no Landlock: the foreign binary under it is a kernel without Landlock
 [ -z "$foreign_run" ] || need_tools npm-rehearsal "$foreign_run"
+[ -x "$root/.cache/npm-tools/node_modules/.bin/tsc" ] ||
+	{ echo "npm-rehearsal: .cache/npm-tools is missing (make setup installs it)" >&2; exit 1; }
 missing=()
 for t in "landlock-run-$version.tgz" "landlock-run-$native-$version.tgz" "landlock-run-$foreign-$version.tgz"; do
 	[ -f "$dist/$t" ] || missing+=("$t")
@@ -45,8 +47,8 @@ trap 'rm -rf "$work"' EXIT
 env LR_DIST="$dist" LR_WORK="$work" LR_VERSION="$version" LR_KERNEL_ABI="$kernel_abi" \
 	LR_BUILD_BINARY="$root/build/$(uname -m)/landlock-run" LR_NATIVE="$native" LR_FOREIGN="$foreign" \
 	LR_FOREIGN_RUN="$foreign_run" \
-	LR_README="$root/npm/landlock-run/README.md" LR_ROOT="$root" \
+	LR_ROOT="$root" LR_TOOLS="$root/.cache/npm-tools/node_modules" \
 	npm_config_cache="$work/npm-cache" npm_config_registry=http://127.0.0.1:9/ \
 	npm_config_offline=true npm_config_audit=false npm_config_fund=false \
 	npm_config_update_notifier=false npm_config_loglevel=error \
-	node --test --test-reporter=tap "$root/npm/test/rehearsal.test.js"
+	node --test --test-reporter=tap "$root"/npm/test/rehearsal/*.test.mjs

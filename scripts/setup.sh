@@ -21,12 +21,22 @@ group_test() {
 		python3 clang libclang-rt-14-dev qemu-user-static
 }
 # make npm and its tests: Node.js (may come from elsewhere than Debian: this image has its
-# own), qemu-user to run the aarch64 binary's --version.
+# own), qemu-user to run the aarch64 binary's --version, and from the npm registry the
+# TypeScript compiler and Node's types that the declaration checks compile against, and
+# Node 18 (the oldest that engines admits) for the rehearsal's require() and import.
 group_npm() {
 	group_build_x86_64
 	group_build_aarch64
 	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
 	need_packages qemu-user-static
+	local dir=$here/../.cache/npm-tools
+	local tools="typescript@5.9.3 @types/node@20.19.43 node-linux-$(node -p process.arch)@18.20.8"
+	[ "$(cat "$dir/installed" 2>/dev/null)" = "$tools" ] && return 0
+	echo "landlock-run setup: installing $tools from npm into .cache/npm-tools" >&2
+	mkdir -p "$dir"
+	# shellcheck disable=SC2086 # one word per package
+	npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error $tools >&2 &&
+		echo "$tools" >"$dir/installed"
 }
 group_fuzz() { need_packages clang libclang-rt-dev; }
 group_sanitize() {

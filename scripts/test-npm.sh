@@ -12,7 +12,7 @@ cd "$(dirname "$here")" || exit 1
 . "$here/tally.sh"
 
 tally_run "npm pack gate" scripts/npm-pack.sh
-tally_run "npm unit and gate tests" node --test --test-reporter=tap npm/landlock-run/test/*.test.js \
+tally_run "npm unit and gate tests" node --test --test-reporter=tap npm/landlock-run/test/*.test.mjs \
 	npm/test/gate.test.js npm/test/bump-version.test.js
 tally_run "npm rehearsal" scripts/npm-rehearsal.sh
 tally_total

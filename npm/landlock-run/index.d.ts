@@ -1,4 +1,4 @@
-// Type declarations for landlock-run (ESM). See README.md.
+// Type declarations for landlock-run. See README.md. Self-contained: no @types/node needed.
 
 /** A Landlock scope name accepted by `--scope`. */
 export type Scope = 'abstract-unix' | 'signal';
@@ -7,9 +7,9 @@ export type Scope = 'abstract-unix' | 'signal';
 export declare const SCOPES: readonly Scope[];
 
 /**
- * A confinement policy. Every field is optional; unknown fields are a TypeError.
- * grantArgs() emits the options in the order of these fields, and within one
- * field in the caller's order.
+ * A confinement policy: one field per launcher option, all optional; an unknown field is a
+ * TypeError. grantArgs() emits the options in the order of these fields (POLICY_OPTIONS),
+ * and within one field in the caller's order.
  */
 export interface Policy {
 	/** Read-only (execute, read file, read dir) beneath each path: `--ro PATH`. Giving any ro/roTry path confines reads and exec too. */
@@ -28,16 +28,32 @@ export interface Policy {
 	tcpBind?: readonly number[] | 'none';
 	/** TCP ports the command may connect to; same rules as `tcpBind` (`--tcp-connect`). Needs ABI 4. */
 	tcpConnect?: readonly number[] | 'none';
+	/** `--no-tcp`: the same as tcpBind and tcpConnect 'none'; given with either of them, a TypeError. */
+	noTcp?: boolean;
 	/** IPC scopes to confine, one `--scope S` each. Needs ABI 6. */
 	scopes?: readonly Scope[];
+	/** `--log-subprocesses`: the audit log also gets the denials of the command and all it runs. Needs ABI 7. */
+	logSubprocesses?: boolean;
+	/** `--no-log`: log no denials before the exec. Needs ABI 7. */
+	noLog?: boolean;
+	/** `--no-log-nested`: log none of the sandboxes the command nests inside this one. Needs ABI 7. */
+	noLogNested?: boolean;
 	/** Behave as if the kernel's Landlock ABI were min(abi, real): `--abi N`. A positive integer. */
 	abi?: number;
-	/** Refuse to run (status 125) unless at least ABI 5 is in use: `--strict`. */
+	/** `--strict`: refuse to run (status 125) unless every filesystem right is enforced. */
 	strict?: boolean;
+	/** `--verbose`: the launcher prints the effective policy to stderr (`landlock-run policy: ` lines). */
+	verbose?: boolean;
 }
 
+/** Each Policy field and the launcher option it becomes, in grantArgs() order. */
+export declare const POLICY_OPTIONS: Readonly<Record<keyof Policy, string>>;
+
 /** The code of an Error thrown by launcherPath() (and command()). */
-export type LauncherErrorCode = 'LANDLOCK_RUN_UNSUPPORTED_PLATFORM' | 'LANDLOCK_RUN_NOT_INSTALLED';
+export type LauncherErrorCode =
+	| 'LANDLOCK_RUN_UNSUPPORTED_PLATFORM'
+	| 'LANDLOCK_RUN_WRONG_PLATFORM'
+	| 'LANDLOCK_RUN_NOT_INSTALLED';
 
 export interface LauncherError extends Error {
 	code: LauncherErrorCode;
@@ -45,9 +61,10 @@ export interface LauncherError extends Error {
 
 /**
  * Absolute path of this machine's launcher binary (from @landlock-run/<platform>-<arch>).
- * @throws {LauncherError} code LANDLOCK_RUN_UNSUPPORTED_PLATFORM when no package exists for
- * this os/cpu, LANDLOCK_RUN_NOT_INSTALLED when the package is absent (e.g. `--omit=optional`)
- * or its binary is missing or not executable.
+ * No environment variable changes it: pass `{ launcher }` to command() or probe() instead.
+ * @throws {LauncherError} UNSUPPORTED_PLATFORM: no package for this os/cpu; WRONG_PLATFORM:
+ * only another os/cpu's package is installed (npm --cpu/--os, a copied node_modules);
+ * NOT_INSTALLED: the package is absent (e.g. `--omit=optional`) or its binary is not executable.
  */
 export declare function launcherPath(): string;
 
@@ -55,53 +72,93 @@ export declare function launcherPath(): string;
  * The launcher options for `policy`, e.g. `{ro: ['/'], rw: ['/tmp']}` gives
  * `['--ro', '/', '--rw', '/tmp']`.
  * @throws {TypeError} for an unknown field, an empty / non-string / NUL-containing path or `'--'`,
- * a port outside 0..65535, an unknown scope, a non-positive-integer abi, a non-boolean strict.
+ * a port outside 0..65535, an unknown scope, a non-positive-integer abi, a non-boolean flag,
+ * noTcp together with tcpBind or tcpConnect.
  */
 export declare function grantArgs(policy?: Policy): string[];
 
+export interface CommandOptions {
+	/** The launcher binary to use instead of launcherPath(). */
+	launcher?: string;
+}
+
 /**
- * `[launcherPath(), ...grantArgs(policy), '--', ...argv]`, ready for
+ * `[launcher, ...grantArgs(policy), '--', ...argv]`, ready for
  * `child_process.spawn(cmd[0], cmd.slice(1))`. The command is looked up in PATH after
  * confinement. Exit status 125 with a `landlock-run: ` stderr line means the launcher
  * failed and the command never ran (see isLauncherFailure); 126/127: cannot execute / not found.
- * @throws {TypeError} for a bad policy or an empty argv; {LauncherError} as launcherPath().
+ * @throws {TypeError} for a bad policy, argv or launcher; {LauncherError} as launcherPath()
+ * when no launcher is given.
  */
-export declare function command(policy: Policy | undefined, argv: readonly string[]): string[];
+export declare function command(policy: Policy | undefined, argv: readonly string[], options?: CommandOptions): string[];
 
 export interface ProbeOptions {
 	/** Launcher to ask; defaults to launcherPath(). */
 	launcher?: string;
 	/** Give up (and kill the probe) after this many milliseconds; default 10000. */
 	timeoutMs?: number;
-	/** Also check that this policy can be enforced (e.g. tcpBind needs ABI 4, strict needs 5). */
+	/** Also check that this policy can be enforced (e.g. tcpBind needs ABI 4, a grant path must exist). */
 	policy?: Policy;
 }
 
-export interface ProbeResult {
-	/** True when Landlock confines on this kernel (enforcement 'full' or 'partial'). */
-	enforced: boolean;
-	/**
-	 * 'full': the ABI in use handles every filesystem right the launcher knows (ABI >= 5);
-	 * 'partial': an older ABI, some rights are not confinable;
-	 * 'unusable': no confinement possible here (see `error`).
-	 */
-	enforcement: 'full' | 'partial' | 'unusable';
-	/** The kernel's Landlock ABI version; null when unusable. */
-	abi: number | null;
-	/** The ABI the launcher uses (after `policy.abi` and its own known maximum); null when unusable. */
-	abiUsed: number | null;
-	/** The kernel's Landlock errata bitmask; null when unknown or unusable. */
+/** Why a probe is unusable. */
+export type ProbeErrorCode =
+	/** launcherPath() found no package for this os/cpu. */
+	| 'UNSUPPORTED_PLATFORM'
+	/** Only another os/cpu's platform package is installed. */
+	| 'WRONG_PLATFORM'
+	/** The platform package or the launcher file is missing. */
+	| 'NOT_INSTALLED'
+	/** The launcher refused: this host cannot confine (no Landlock, disabled, self-test failed). */
+	| 'NO_LANDLOCK'
+	/** The launcher refused the policy, though it confines without one (a missing grant path, an option the ABI lacks). */
+	| 'POLICY'
+	/** The probe did not finish within timeoutMs. */
+	| 'TIMEOUT'
+	/** The probe was killed by a signal. */
+	| 'SIGNAL'
+	/** The launcher could not be run, or failed without its `landlock-run: ` line. */
+	| 'EXEC'
+	/** The launcher printed something other than its JSON report. */
+	| 'OUTPUT'
+	/** probe() was given bad options (a TypeError's message is in `error`). */
+	| 'OPTIONS';
+
+/** This kernel confines: `enforcement` says how fully. */
+export interface ProbeEnforced {
+	enforced: true;
+	/** 'full': the ABI in use enforces every filesystem right the launcher knows; 'partial': an older ABI. */
+	enforcement: 'full' | 'partial';
+	/** The kernel's Landlock ABI version. */
+	abi: number;
+	/** The ABI the launcher uses (after `policy.abi` and its own known maximum). */
+	abiUsed: number;
+	/** The kernel's Landlock errata bitmask; null when the kernel does not say. */
 	errata: number | null;
 	/** Whether TCP bind/connect can be confined (ABI >= 4). */
 	tcp: boolean;
 	/** The scopes that can be confined (ABI >= 6). */
 	scopes: Scope[];
-	/**
-	 * null when enforced; otherwise why not: the launcher's `landlock-run: ` line (e.g. the
-	 * kernel lacks Landlock), a LANDLOCK_RUN_* code and message, a timeout or a signal.
-	 */
-	error: string | null;
+	code: null;
+	error: null;
 }
+
+/** No confinement here (or not of this policy): `code` says why, `error` in words. */
+export interface ProbeUnusable {
+	enforced: false;
+	enforcement: 'unusable';
+	abi: null;
+	abiUsed: null;
+	errata: null;
+	tcp: false;
+	scopes: [];
+	code: ProbeErrorCode;
+	/** The launcher's `landlock-run: ` line, or what else went wrong. */
+	error: string;
+}
+
+/** A discriminated union on `enforced` (and `enforcement`). */
+export type ProbeResult = ProbeEnforced | ProbeUnusable;
 
 /**
  * Run `launcher --probe --json [policy options]` and report what this kernel enforces.
@@ -116,5 +173,5 @@ export declare function probe(options?: ProbeOptions): Promise<ProbeResult>;
  */
 export declare function isLauncherFailure(
 	status: number | null | undefined,
-	stderr: string | Buffer | null | undefined,
+	stderr: string | Uint8Array | null | undefined,
 ): boolean;

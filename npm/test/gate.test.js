@@ -280,7 +280,7 @@ test('refused: entry package missing a platform package, or its declarations', (
 	dir = stageEntry();
 	unlinkSync(join(dir, 'index.d.ts'));
 	t = all().filter((f) => !f.endsWith(tarballName('landlock-run'))).concat(pack(dir, tarballName('landlock-run')));
-	refuses(t, /TypeScript declarations/);
+	refuses(t, /with their declarations/);
 });
 
 test('refused: a platform package without its bin, an entry launcher that is not sh or not 0755', () => {
@@ -302,6 +302,22 @@ test('refused: the launcher\'s platform table misses a platform/*.env entry', ()
 	writeFileSync(file, readFileSync(file, 'utf8').replace(/^platforms='(.*) x86_64:linux-x64'$/m, "platforms='$1'"));
 	const others = all().filter((f) => !f.endsWith(tarballName('landlock-run')));
 	refuses([...others, pack(dir, tarballName('landlock-run'))], /platform table is platform\/\*\.env/);
+});
+
+test('refused: an entry that is ESM, lacks compat, or exports a name only to require()', () => {
+	const others = all().filter((f) => !f.endsWith(tarballName('landlock-run')));
+	let dir = stageEntry();
+	editJson(join(dir, 'package.json'), (p) => { p.type = 'module'; });
+	const r = runGate([...others, pack(dir, tarballName('landlock-run'))]);
+	assert.ok(r.failed.some((f) => /CommonJS/.test(f)), r.out);
+	dir = stageEntry();
+	unlinkSync(join(dir, 'compat.js'));
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /CommonJS/, /JavaScript parses|compat\.js exports/);
+	dir = stageEntry();
+	// a computed export: require() sees it, Node's static reading of names for import does not
+	appendFileSync(join(dir, 'compat.js'), "\nObject.assign(module.exports, { ['LAUNCHER_' + 'BIN']: 'x' });\n");
+	writeFileSync(join(dir, 'compat.js'), readFileSync(join(dir, 'compat.js'), 'utf8').replace('LAUNCHER_FAILURE_EXIT, LAUNCHER_BIN }', 'LAUNCHER_FAILURE_EXIT }'));
+	refuses([...others, pack(dir, tarballName('landlock-run'))], /compat\.js exports .* to require\(\) and import/);
 });
 
 test('refused: entry package gated without its platform tarballs', () => {

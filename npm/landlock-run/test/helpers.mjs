@@ -1,6 +1,6 @@
 // Test helpers: throwaway node_modules trees holding a copy of this package, and fake
 // launchers (shell scripts) standing in for the binary.
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,17 +22,16 @@ export function cleanup() {
 export const otherPkg = platformPkg.endsWith('-x64') ? platformPkg.replace(/-x64$/, '-arm64') : platformPkg.replace(/-[^-]+$/, '-x64');
 
 /**
- * A project dir with <root>/<entryAt>/landlock-run (a copy of this package; entryAt
+ * A project dir with <root>/<entryAt>/landlock-run (a copy of this package but its tests; entryAt
  * defaults to node_modules) and, unless platform is false, <root>/node_modules/<platform>
- * (default platformPkg) with a launcher. Returns { root, mod (the imported copy),
- * binary (its launcher path), bin (the entry's sh launcher) }.
+ * (default platformPkg) with a launcher. Returns { root, mod and compat (the copy's two
+ * entries, imported), binary (its launcher path), bin (the entry's sh launcher) }.
  */
 export async function fakeInstall({ platform = platformPkg, binaryMode = 0o755,
 	body = 'echo fake launcher', entryAt = 'node_modules' } = {}) {
 	const root = tempDir();
 	const entry = join(root, entryAt, 'landlock-run');
-	mkdirSync(join(entry, 'bin'), { recursive: true });
-	for (const f of ['index.js', 'package.json', 'bin/landlock-run']) copyFileSync(join(pkgDir, f), join(entry, f));
+	cpSync(pkgDir, entry, { recursive: true, filter: (src) => !src.startsWith(join(pkgDir, 'test')) });
 	chmodSync(join(entry, 'bin', 'landlock-run'), 0o755);
 	let binary = null;
 	if (platform) {
@@ -44,7 +43,8 @@ export async function fakeInstall({ platform = platformPkg, binaryMode = 0o755,
 		chmodSync(binary, binaryMode);
 	}
 	const mod = await import(pathToFileURL(join(entry, 'index.js')).href);
-	return { root, mod, binary, bin: join(entry, 'bin', 'landlock-run') };
+	const compat = await import(pathToFileURL(join(entry, 'compat.js')).href);
+	return { root, mod, compat, binary, bin: join(entry, 'bin', 'landlock-run') };
 }
 
 /** A fake launcher: an executable shell script with this body. */

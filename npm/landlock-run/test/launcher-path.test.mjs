@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { after, test } from 'node:test';
-import { cleanup, fakeInstall, otherPkg, platformPkg } from './helpers.js';
+import { join } from 'node:path';
+import { cleanup, fakeInstall, otherPkg, platformPkg, tempDir } from './helpers.mjs';
 
 after(cleanup);
 
@@ -74,4 +75,34 @@ test('command: a bad argv or policy is a TypeError, checked before the launcher 
 	}
 	assert.throws(() => mod.command({ ro: '/' }, ['ls']), TypeError);
 	assert.throws(() => mod.command({}, ['ls']), { code: 'LANDLOCK_RUN_NOT_INSTALLED' });
+});
+
+test('command: {launcher} replaces launcherPath(), which is then not consulted', async () => {
+	const { mod } = await fakeInstall({ platform: false });
+	assert.deepEqual(mod.command({ ro: ['/'] }, ['true'], { launcher: '/opt/lr/landlock-run' }),
+		['/opt/lr/landlock-run', '--ro', '/', '--', 'true']);
+	for (const launcher of ['', 42, null]) {
+		assert.throws(() => mod.command({}, ['true'], { launcher }), TypeError, JSON.stringify(launcher));
+	}
+});
+
+test('no environment variable moves launcherPath(), command() or the probe\'s default launcher', async () => {
+	const { mod, binary } = await fakeInstall({ body: `echo '{"abi":7,"abi_used":7,"enforcement":"full"}'` });
+	const decoy = join(tempDir(), 'decoy');
+	const names = ['LANDLOCK_RUN_BINARY_PATH', 'LANDLOCK_RUN_LAUNCHER', 'LANDLOCK_RUN_PATH', 'ESBUILD_BINARY_PATH', 'NODE_PATH'];
+	const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+	try {
+		for (const n of names) process.env[n] = decoy;
+		assert.equal(mod.launcherPath(), binary);
+		assert.equal(mod.command({}, ['true'])[0], binary);
+		assert.equal((await mod.probe()).enforcement, 'full');
+	} finally {
+		for (const n of names) if (saved[n] === undefined) delete process.env[n]; else process.env[n] = saved[n];
+	}
+});
+
+test('isLauncherFailure: stderr as a string, a Buffer or a plain Uint8Array', async () => {
+	const { mod } = await fakeInstall();
+	const line = 'landlock-run: cannot open --ro path /x: No such file or directory\n';
+	for (const stderr of [line, Buffer.from(line), new TextEncoder().encode(line)]) assert.equal(mod.isLauncherFailure(125, stderr), true);
 });

@@ -3,7 +3,7 @@ import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { probe } from '../index.js';
-import { cleanup, fakeInstall, fakeLauncher, tempDir } from './helpers.js';
+import { cleanup, fakeInstall, fakeLauncher, tempDir } from './helpers.mjs';
 
 after(cleanup);
 
@@ -19,7 +19,7 @@ test('probe: full enforcement', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'full', abi: 7, abiUsed: 7, errata: 7, tcp: true,
-		scopes: ['abstract-unix', 'signal'], error: null,
+		scopes: ['abstract-unix', 'signal'], code: null, error: null,
 	});
 });
 
@@ -27,7 +27,7 @@ test('probe: partial enforcement on an old ABI, errata unknown', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, tcp: false,
-		scopes: [], error: null,
+		scopes: [], code: null, error: null,
 	});
 });
 
@@ -41,22 +41,32 @@ test('probe: passes --probe --json and the policy options', async () => {
 
 const unusableShape = { enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, tcp: false, scopes: [] };
 
-test('probe: launcher failure (125) is unusable with its landlock-run: line', async () => {
+test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line', async () => {
 	const line = 'landlock-run: Landlock is not supported by this kernel (ENOSYS)';
-	const r = await probe({ launcher: fakeLauncher(`echo '${line}' >&2; exit 125`) });
-	assert.deepEqual(r, { ...unusableShape, error: line });
+	const launcher = fakeLauncher(`echo '${line}' >&2; exit 125`);
+	assert.deepEqual(await probe({ launcher }), { ...unusableShape, code: 'NO_LANDLOCK', error: line });
+	// with a policy too: the bare probe fails as well, so it is the host
+	assert.deepEqual(await probe({ launcher, policy: { ro: ['/x'] } }), { ...unusableShape, code: 'NO_LANDLOCK', error: line });
+});
+
+test('probe: refused with a policy, enforced without one -> POLICY with the launcher line', async () => {
+	const line = 'landlock-run: cannot open --ro path /nonexistent: No such file or directory';
+	const launcher = fakeLauncher(`[ $# -eq 2 ] && echo '${FULL}' && exit 0; echo '${line}' >&2; exit 125`);
+	assert.deepEqual(await probe({ launcher, policy: { ro: ['/nonexistent'] } }), { ...unusableShape, code: 'POLICY', error: line });
+	assert.equal((await probe({ launcher })).enforcement, 'full');
 });
 
 test('probe: a timeout is unusable, and the probe is killed', async () => {
 	const started = Date.now();
 	const r = await probe({ launcher: fakeLauncher('exec sleep 30'), timeoutMs: 300 });
-	assert.deepEqual(r, { ...unusableShape, error: 'probe timed out after 300 ms' });
+	assert.deepEqual(r, { ...unusableShape, code: 'TIMEOUT', error: 'probe timed out after 300 ms' });
 	assert.ok(Date.now() - started < 5000);
 });
 
 test('probe: a missing binary is unusable', async () => {
 	const r = await probe({ launcher: join(tempDir(), 'no-such-launcher') });
 	assert.equal(r.enforcement, 'unusable');
+	assert.equal(r.code, 'NOT_INSTALLED');
 	assert.match(r.error, /ENOENT/);
 });
 
@@ -65,13 +75,14 @@ test('probe: a non-executable launcher is unusable', async () => {
 	chmodSync(launcher, 0o644);
 	const r = await probe({ launcher });
 	assert.equal(r.enforcement, 'unusable');
+	assert.equal(r.code, 'EXEC');
 	assert.match(r.error, /EACCES/);
 });
 
 test('probe: killed by a signal is unusable and names the signal', async () => {
 	for (const sig of ['SEGV', 'KILL']) {
 		const r = await probe({ launcher: fakeLauncher(`kill -${sig} $$`) });
-		assert.deepEqual(r, { ...unusableShape, error: `probe was killed by signal SIG${sig}` });
+		assert.deepEqual(r, { ...unusableShape, code: 'SIGNAL', error: `probe was killed by signal SIG${sig}` });
 	}
 });
 
@@ -79,20 +90,22 @@ test('probe: output that is not the JSON report is unusable', async () => {
 	for (const body of ['echo "landlock: fully enforced"', 'true', `echo '{"abi":7}'`, `echo '{"abi":7,"abi_used":7,"enforcement":"maybe"}'`]) {
 		const r = await probe({ launcher: fakeLauncher(body) });
 		assert.equal(r.enforcement, 'unusable', body);
+		assert.equal(r.code, 'OUTPUT', body);
 		assert.match(r.error, /probe output/);
 	}
 });
 
 test('probe: another non-zero status without a landlock-run: line is unusable with the status', async () => {
 	const r = await probe({ launcher: fakeLauncher('exit 3') });
-	assert.deepEqual(r, { ...unusableShape, error: 'probe exited with status 3' });
+	assert.deepEqual(r, { ...unusableShape, code: 'EXEC', error: 'probe exited with status 3' });
 });
 
 test('probe: never throws on bad options', async () => {
-	for (const opts of [{ launcher: 42 }, { policy: { ro: '/' } }, { timeoutMs: -1 }, { timeoutMs: 'soon' }]) {
+	for (const opts of [{ launcher: 42 }, { launcher: '' }, { policy: { ro: '/' } }, { timeoutMs: -1 }, { timeoutMs: 'soon' }]) {
 		const launcher = fakeLauncher(`echo '${FULL}'`);
 		const r = await probe({ launcher, ...opts });
 		assert.equal(r.enforcement, 'unusable', JSON.stringify(opts));
+		assert.equal(r.code, 'OPTIONS', JSON.stringify(opts));
 		assert.match(r.error, /^landlock-run: /);
 	}
 });
@@ -102,7 +115,8 @@ test('probe: default launcher not installed -> unusable naming LANDLOCK_RUN_NOT_
 	const r = await mod.probe();
 	assert.equal(r.enforcement, 'unusable');
 	assert.equal(r.enforced, false);
-	assert.match(r.error, /^LANDLOCK_RUN_NOT_INSTALLED: /);
+	assert.equal(r.code, 'NOT_INSTALLED');
+	assert.match(r.error, /^the launcher package @landlock-run\/.* is not installed/);
 });
 
 test('probe: default launcher is launcherPath()', async () => {

@@ -1,40 +1,14 @@
-// The packed-install rehearsal, run by scripts/npm-rehearsal.sh: install the tarballs
-// from dist/npm the way a user would (npm install, offline, into throwaway projects) and
-// check that what got installed works on this kernel. Environment (set by the script):
-//   LR_DIST tarball dir, LR_WORK scratch dir, LR_VERSION, LR_BUILD_BINARY (the tested
-//   build for this machine), LR_KERNEL_ABI (asked of the kernel without the launcher),
-//   LR_NATIVE / LR_FOREIGN platform package names (linux-x64 / linux-arm64 on x86_64),
-//   LR_FOREIGN_RUN: a command that runs the foreign binary under qemu-user (no Landlock).
+// The packed-install rehearsal: install the tarballs from dist/npm the way a user would
+// (npm install, offline, into throwaway projects) and check that what got installed runs
+// the tested binary, confines for real, and fails with the coded errors. See lib.mjs.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
+import { env, importIn, kernelAbi, npm, project, scratch, tarball } from './lib.mjs';
 
-const { LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_KERNEL_ABI, LR_NATIVE, LR_FOREIGN, LR_README } = process.env;
-for (const [k, v] of Object.entries({ LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_KERNEL_ABI, LR_NATIVE, LR_FOREIGN, LR_README })) {
-	if (!v) throw new Error(`${k} is not set: run scripts/npm-rehearsal.sh`);
-}
-const kernelAbi = Number(LR_KERNEL_ABI);
-const tarball = (name) => join(LR_DIST, name === 'landlock-run' ? `landlock-run-${LR_VERSION}.tgz` : `landlock-run-${name}-${LR_VERSION}.tgz`);
-
-/**
- * A throwaway project that depends on the entry tarball; the platform packages resolve to
- * their tarballs through `overrides`, so npm itself picks by os/cpu, as from a registry.
- */
-function project(name) {
-	const dir = join(LR_WORK, name);
-	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'package.json'), JSON.stringify({
-		name: `rehearsal-${name}`, version: '0.0.0', private: true,
-		overrides: Object.fromEntries([LR_NATIVE, LR_FOREIGN].map((p) => [`@landlock-run/${p}`, `file:${tarball(p)}`])),
-	}, null, 2));
-	return dir;
-}
-const npm = (dir, args) => spawnSync('npm', args, { cwd: dir, encoding: 'utf8' });
-const importIn = (dir) => import(pathToFileURL(join(dir, 'node_modules', 'landlock-run', 'index.js')).href);
-
+const { LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_NATIVE, LR_FOREIGN, LR_ROOT } = env;
 const app = project('app');
 let lr;
 
@@ -77,12 +51,14 @@ test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= 5 ? 'full' : 
 	assert.deepEqual(p.scopes, kernelAbi >= 6 ? ['abstract-unix', 'signal'] : []);
 });
 
-test('probe({policy}): an older ABI is partial; strict on it is unusable with the launcher line', async () => {
+test('probe({policy}): an older ABI is partial; a policy this host cannot enforce is POLICY, not NO_LANDLOCK', async () => {
 	const p = await lr.probe({ policy: { abi: 3 } });
 	assert.deepEqual([p.enforcement, p.abi, p.abiUsed, p.tcp], ['partial', kernelAbi, 3, false]);
-	const s = await lr.probe({ policy: { abi: 3, strict: true } });
-	assert.equal(s.enforcement, 'unusable');
-	assert.match(s.error, /^landlock-run: /);
+	for (const policy of [{ abi: 3, strict: true }, { ro: [join(LR_WORK, 'nonexistent')] }]) {
+		const s = await lr.probe({ policy });
+		assert.deepEqual([s.enforcement, s.code], ['unusable', 'POLICY'], JSON.stringify(policy));
+		assert.match(s.error, /^landlock-run: /);
+	}
 });
 
 test('command(): a denied write leaves no file, a granted write lands', () => {
@@ -150,7 +126,7 @@ test('npx landlock-run --probe / --version / a run work from the installed bin',
 });
 
 test('the README example runs as written', () => {
-	const md = readFileSync(LR_README, 'utf8');
+	const md = readFileSync(join(LR_ROOT, 'npm', 'landlock-run', 'README.md'), 'utf8');
 	const example = md.slice(md.indexOf('## Use from Node.js')).match(/```js\n([\s\S]*?)```/)[1];
 	writeFileSync(join(app, 'example.mjs'), example);
 	const denied = '/tmp/landlock-run-denied.txt';
@@ -168,10 +144,9 @@ test('the README example runs as written', () => {
 });
 
 test('the README\'s local-install recipe works as written', () => {
-	const md = readFileSync(join(process.env.LR_ROOT, 'README.md'), 'utf8');
+	const md = readFileSync(join(LR_ROOT, 'README.md'), 'utf8');
 	const recipe = md.slice(md.indexOf('To use a local build')).match(/```sh\n[^\n]*\n([\s\S]*?)```/)[1];
-	const dir = join(LR_WORK, 'recipe');
-	mkdirSync(dir);
+	const dir = scratch('recipe');
 	writeFileSync(join(dir, 'package.json'), '{"name":"recipe","version":"0.0.0","private":true}');
 	const r = spawnSync('sh', ['-ec', recipe], { cwd: dir, encoding: 'utf8', env: { ...process.env, DIST: LR_DIST, VERSION: LR_VERSION } });
 	assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -182,14 +157,14 @@ test('the README\'s local-install recipe works as written', () => {
 test('probe() on a kernel without Landlock (the foreign binary under qemu-user) is unusable', async (t) => {
 	const { LR_FOREIGN_RUN } = process.env;
 	if (!LR_FOREIGN_RUN) return t.skip(`no qemu-user for ${LR_FOREIGN} in platform/${LR_FOREIGN}.env`);
-	const dir = join(LR_WORK, 'foreign-bin');
-	mkdirSync(dir);
+	const dir = scratch('foreign-bin');
 	spawnSync('tar', ['-xzf', tarball(LR_FOREIGN), '-C', dir]);
 	const wrapper = join(dir, 'launcher');
 	writeFileSync(wrapper, `#!/bin/sh\nexec ${LR_FOREIGN_RUN} ${join(dir, 'package', 'bin', 'landlock-run')} "$@"\n`, { mode: 0o755 });
 	const p = await lr.probe({ launcher: wrapper });
 	assert.equal(p.enforcement, 'unusable');
 	assert.equal(p.enforced, false);
+	assert.equal(p.code, 'NO_LANDLOCK');
 	assert.match(p.error, /^landlock-run: .*(Function not implemented|ENOSYS)/);
 });
 
@@ -203,7 +178,7 @@ test('--omit=optional: launcherPath() throws LANDLOCK_RUN_NOT_INSTALLED, probe()
 	const p = await mod.probe();
 	assert.equal(p.enforcement, 'unusable');
 	assert.equal(p.enforced, false);
-	assert.match(p.error, /LANDLOCK_RUN_NOT_INSTALLED/);
+	assert.equal(p.code, 'NOT_INSTALLED');
 	// npm linked the entry's sh launcher: the same coded message, as the launcher's one line
 	const message = (() => { try { mod.launcherPath(); } catch (e) { return e.message; } })();
 	for (const [file, args] of [['npx', ['--offline', 'landlock-run', '--probe']], [join(dir, 'node_modules', '.bin', 'landlock-run'), ['--probe']]]) {
@@ -233,8 +208,7 @@ test(`installed for another cpu (--cpu=${LR_FOREIGN.split('-')[1]}): launcherPat
 });
 
 test(`installing the ${LR_FOREIGN} tarball directly is refused with EBADPLATFORM`, () => {
-	const dir = join(LR_WORK, 'foreign');
-	mkdirSync(dir);
+	const dir = scratch('foreign');
 	writeFileSync(join(dir, 'package.json'), '{"name":"rehearsal-foreign","private":true}');
 	const r = npm(dir, ['install', '--offline', tarball(LR_FOREIGN)]);
 	assert.notEqual(r.status, 0);

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { cleanup, fakeInstall, otherPkg, platformPkg } from './helpers.js';
+import { cleanup, fakeInstall, otherPkg, platformPkg } from './helpers.mjs';
 
 after(cleanup);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { grantArgs, isLauncherFailure, SCOPES } from '../index.js';
+import { grantArgs, isLauncherFailure, POLICY_OPTIONS, SCOPES } from '../index.js';
 
 test('the example from the API: caller order within an option', () => {
 	assert.deepEqual(grantArgs({ ro: ['/'], rw: ['/tmp'] }), ['--ro', '/', '--rw', '/tmp']);
@@ -16,14 +16,32 @@ test('no policy or an empty one gives no options', () => {
 
 test('options come in the fixed order whatever the key order of the policy', () => {
 	const policy = {
-		strict: true, abi: 4, scopes: ['signal', 'abstract-unix'], tcpConnect: [443, 80],
+		verbose: true, strict: true, abi: 4, noLogNested: true, noLog: true, logSubprocesses: true,
+		scopes: ['signal', 'abstract-unix'], tcpConnect: [443, 80],
 		tcpBind: [8080], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
 	};
 	assert.deepEqual(grantArgs(policy), [
 		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
-		'--scope', 'signal', '--scope', 'abstract-unix', '--abi', '4', '--strict',
+		'--scope', 'signal', '--scope', 'abstract-unix', '--log-subprocesses', '--no-log', '--no-log-nested',
+		'--abi', '4', '--strict', '--verbose',
 	]);
+	assert.deepEqual(grantArgs({ noTcp: true }), ['--no-tcp']);
+});
+
+test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits them', () => {
+	assert.deepEqual(Object.entries(POLICY_OPTIONS), [
+		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'],
+		['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'], ['scopes', '--scope'],
+		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
+		['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
+	]);
+	assert.ok(Object.isFrozen(POLICY_OPTIONS));
+	// false flags give nothing, true ones their option
+	for (const key of ['noTcp', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'verbose']) {
+		assert.deepEqual(grantArgs({ [key]: false }), []);
+		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
+	}
 });
 
 test("ports: one option per port; 'none' and [] both mean none", () => {
@@ -44,7 +62,10 @@ const bad = {
 	'array policy': [['/']],
 	'string policy': '/',
 	'unknown option (typo)': { readOnly: ['/'] },
-	'log option (not part of the API)': { noLog: true },
+	'a CLI spelling instead of the field': { 'no-log': true },
+	'flag as a number': { verbose: 1 },
+	'noTcp with tcpBind': { noTcp: true, tcpBind: [80] },
+	'noTcp with tcpConnect none': { noTcp: true, tcpConnect: 'none' },
 	'ro as a string': { ro: '/' },
 	'empty path': { ro: [''] },
 	'non-string path': { rw: [42] },

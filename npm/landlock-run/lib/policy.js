@@ -1,0 +1,93 @@
+'use strict';
+// A policy object to the launcher's options: one row per CLI option, in the one order
+// grantArgs() emits them (also the order of Policy in index.d.ts and of the README).
+//
+// Adding a CLI option to the API is one row here and one field in Policy (index.d.ts), e.g.
+//   ['unix', '--unix', list(path)]           issue 11: pathname UNIX sockets
+//   ['udpBind', '--udp-bind', ports]         issue 11 (ports also take 'A-B' ranges then:
+//                                            change port() below, once, for TCP and UDP)
+//   ['newSession', '--new-session', flag]    issue 12, likewise dieWithParent, closeFds,
+//                                            clearenv, keepCaps, noSymlinks
+//   ['setenv', '--setenv', list(assignment)] issue 12, with a check `assignment` for VAR=VALUE
+//   ['explain', '--explain', flag], ['explainJson', '--explain-json', one(path)]  issue 13
+// The rehearsal compares the rows with `landlock-run --help`, so a CLI option without a
+// row fails make test.
+
+const SCOPES = Object.freeze(['abstract-unix', 'signal']);
+
+const fail = (message) => {
+	throw new TypeError(`landlock-run: ${message}`);
+};
+const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+
+// Checks of one value: return its option argument (a string) or throw TypeError.
+function path(key, p) {
+	if (typeof p !== 'string' || p === '' || p.includes('\0') || p === '--') {
+		fail(`${key} has an invalid path ${show(p)} (paths are non-empty strings without NUL, and not "--")`);
+	}
+	return p;
+}
+function port(key, p) {
+	if (!Number.isInteger(p) || p < 0 || p > 65535) fail(`${key} has an invalid port ${show(p)} (ports are integers 0..65535)`);
+	return String(p);
+}
+function scope(key, s) {
+	if (!SCOPES.includes(s)) fail(`unknown scope ${show(s)} in ${key} (known: ${SCOPES.join(', ')})`);
+	return s;
+}
+function abiVersion(key, n) {
+	if (!Number.isInteger(n) || n < 1 || n > 0x7fffffff) fail(`${key} must be a positive integer, not ${show(n)}`);
+	return String(n);
+}
+
+// Kinds of field: how a value becomes options.
+const list = (check) => (key, option, value) => {
+	if (!Array.isArray(value)) fail(`${key} must be an array`);
+	return value.flatMap((v) => [option, check(key, v)]);
+};
+const one = (check) => (key, option, value) => [option, check(key, value)];
+function flag(key, option, value) {
+	if (typeof value !== 'boolean') fail(`${key} must be a boolean`);
+	return value ? [option] : [];
+}
+// 'none' or [] confine that kind of TCP and allow no port; a list allows those ports.
+function ports(key, option, value) {
+	if (value === 'none' || (Array.isArray(value) && value.length === 0)) return [option, 'none'];
+	if (!Array.isArray(value)) fail(`${key} must be an array of ports or 'none'`);
+	return list(port)(key, option, value);
+}
+
+const FIELDS = [
+	['ro', '--ro', list(path)],
+	['rw', '--rw', list(path)],
+	['roTry', '--ro-try', list(path)],
+	['rwTry', '--rw-try', list(path)],
+	['tcpBind', '--tcp-bind', ports],
+	['tcpConnect', '--tcp-connect', ports],
+	['noTcp', '--no-tcp', flag],
+	['scopes', '--scope', list(scope)],
+	['logSubprocesses', '--log-subprocesses', flag],
+	['noLog', '--no-log', flag],
+	['noLogNested', '--no-log-nested', flag],
+	['abi', '--abi', one(abiVersion)],
+	['strict', '--strict', flag],
+	['verbose', '--verbose', flag],
+];
+
+/** { ro: '--ro', ... }: each Policy field and the CLI option it becomes, in order. */
+const POLICY_OPTIONS = Object.freeze(Object.fromEntries(FIELDS.map(([key, option]) => [key, option])));
+
+/** The launcher options for a policy, in the order of FIELDS; throws TypeError on a bad policy. */
+function grantArgs(policy = {}) {
+	if (policy === null || typeof policy !== 'object' || Array.isArray(policy)) fail('policy must be an object');
+	for (const key of Object.keys(policy)) {
+		if (!(key in POLICY_OPTIONS)) fail(`unknown policy field ${show(key)} (known: ${Object.keys(POLICY_OPTIONS).join(', ')})`);
+	}
+	// contradictory, so refused rather than merged (a merge would silently allow the ports)
+	if (policy.noTcp && (policy.tcpBind !== undefined || policy.tcpConnect !== undefined)) {
+		fail('noTcp contradicts tcpBind/tcpConnect: give one or the other');
+	}
+	return FIELDS.flatMap(([key, option, kind]) => (policy[key] === undefined ? [] : kind(key, option, policy[key])));
+}
+
+module.exports = { grantArgs, POLICY_OPTIONS, SCOPES };

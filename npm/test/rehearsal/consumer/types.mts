@@ -1,0 +1,37 @@
+// Compiled by api.test.mjs with tsc --strict, without and with @types/node: the
+// declarations must stand alone (so no console here either), and narrow as documented.
+import { command, grantArgs, isLauncherFailure, launcherPath, POLICY_OPTIONS, probe } from 'landlock-run';
+import type { Policy, ProbeErrorCode, ProbeResult, Scope } from 'landlock-run';
+import * as compat from 'landlock-run/compat';
+
+export const seen: unknown[] = [];
+const result: ProbeResult = await probe({ timeoutMs: 5000, policy: { ro: ['/'] } });
+if (result.enforced) {
+	const abi: number = result.abi; // a number once enforced: the union narrows on `enforced`
+	const level: 'full' | 'partial' = result.enforcement;
+	const scopes: Scope[] = result.scopes;
+	seen.push(abi, level, scopes, result.errata ?? 'no errata');
+} else {
+	const code: ProbeErrorCode = result.code;
+	const why: string = result.error;
+	seen.push(code, why.length);
+}
+const policy: Policy = {
+	ro: ['/usr'], rw: ['/tmp'], roTry: [], rwTry: [], tcpBind: 'none', tcpConnect: [443], scopes: ['signal'],
+	logSubprocesses: false, noLog: false, noLogNested: false, abi: 7, strict: false, verbose: false,
+};
+const argv: string[] = command(policy, ['true'], { launcher: launcherPath() });
+const options: string = POLICY_OPTIONS.tcpConnect;
+const failed: boolean = isLauncherFailure(125, new Uint8Array(0)) || isLauncherFailure(null, undefined);
+// @ts-expect-error a field the API does not have
+grantArgs({ readOnly: ['/'] });
+// @ts-expect-error ports are numbers
+grantArgs({ tcpBind: ['80'] });
+
+const verdict: 'full' | 'partial' | 'unusable' = compat.probe(compat.launcherPath((r: string) => r), { timeoutMs: 1000 });
+const grants: string[] = compat.grantArgs({ readOnly: ['/'], readWrite: ['/dev/null', '/tmp'] });
+const exit: 125 = compat.LAUNCHER_FAILURE_EXIT;
+const bin: 'landlock-run' = compat.LAUNCHER_BIN;
+// @ts-expect-error compat's probe is synchronous: a string, not a Promise
+compat.probe().then(() => {});
+seen.push(argv, options, failed, verdict, grants, exit, bin);
