@@ -117,8 +117,7 @@ test('the entry package\'s sh launcher, run by its own path, execs the same bina
 test('npx landlock-run --probe / --version / a run work from the installed bin', () => {
 	const probe = spawnSync('npx', ['--offline', 'landlock-run', '--probe'], { cwd: app, encoding: 'utf8' });
 	assert.equal(probe.status, 0, probe.stderr);
-	assert.match(probe.stdout, new RegExp(`^landlock: ${kernelAbi >= 5 ? 'fully' : 'partially'} enforced`));
-	assert.match(probe.stdout, new RegExp(`^abi=${kernelAbi}$`, 'm'));
+	assert.equal(probe.stdout, `landlock: ${kernelAbi >= 5 ? 'fully enforced' : 'partially enforced (older ABI)'}\n`);
 	const version = spawnSync('npx', ['--offline', 'landlock-run', '--version'], { cwd: app, encoding: 'utf8' });
 	assert.equal(version.stdout, `landlock-run ${LR_VERSION}\n`);
 	const run = spawnSync('npx', ['--offline', 'landlock-run', '--ro', '/', '--', 'sh', '-c', 'exit 7'], { cwd: app, encoding: 'utf8' });
