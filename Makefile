@@ -77,6 +77,16 @@ build/sanitize/landlock-run: $(SRCS) $(HDRS) tests/sanitize/hooks.c VERSION Make
 		-fno-sanitize-recover=all -Wall -Wextra -Werror -DLR_VERSION='"$(VERSION)"' \
 		-o $@ $(SRCS) tests/sanitize/hooks.c
 
+# make bench's floors (scripts/bench/floor.c: exec only, and with the bare Landlock
+# system calls) and the launcher unstripped, for perf to name its functions.
+build/bench/floor build/bench/floor-landlock: build/bench/%: scripts/bench/floor.c Makefile
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Wall -Wextra -Werror -static -Os -s $(if $(findstring landlock,$*),-DWITH_LANDLOCK) -o $@ $<
+
+build/bench/syms/landlock-run: $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(filter-out -s,$(LDFLAGS)) -o $@ $(SRCS)
+
 install: landlock-run landlock-run.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 landlock-run $(DESTDIR)$(BINDIR)/landlock-run

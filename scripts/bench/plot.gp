@@ -1,5 +1,5 @@
-# scripts/bench.sh: draw the scaling of landlock-run with the number of grants.
-# gnuplot -e "datafile='...'; reffile='...'; outfile='...svg'" scripts/bench-plot.gp
+# scripts/bench/plot.gp (make bench): draw the scaling of landlock-run with the number of grants.
+# gnuplot -e "datafile='...'; reffile='...'; outfile='...svg'" scripts/bench/plot.gp
 # datafile columns: grants, landlock-run ms, floor-landlock ms, and their
 # per-grant costs in µs. reffile sets floor_ms, true_ms, lr0_ms, bwrap_ms
 # (bwrap_ms < 0: bubblewrap was not measured).

@@ -1,0 +1,48 @@
+# shellcheck shell=bash disable=SC2154 # the variables come from timing.sh and lib.sh
+# scripts/bench/cases.sh: what make bench times, as a table. Sourced by
+# scripts/bench/timing.sh, which defines
+#   group NAME RUNS WARMUP ROUNDS  the cases after it form one group: ROUNDS
+#                                  hyperfine invocations, spread among the other
+#                                  groups' rounds, each RUNS runs of every case
+#   bench NAME COMMAND             one case: a command line, run without a shell
+#                                  from build/bench/g (where grant names resolve)
+# and has $rounds and $srounds (LR_BENCH_ROUNDS, LR_BENCH_SROUNDS) and everything
+# of scripts/bench/lib.sh ($lr, $floor, $floor_ll, grants N, dups N).
+#
+# A ratio between two cases of one group comes from the same rounds. A new case is
+# a line here; a target on it is a line of RATIOS in scripts/bench/targets.py; a
+# group without a table of its own in the report gets a generic one.
+
+# Launch: what one call costs, against the floors and bubblewrap.
+group launch 50 10 "$rounds"
+bench true "/bin/true"
+bench floor "$floor /bin/true"
+bench floor-landlock "$floor_ll $launch_grants -- /bin/true"
+bench landlock-run "$lr $launch_grants -- /bin/true"
+bench probe "$lr --probe"
+bench noop "$floor"
+bench floor-noop "$floor $floor"
+bench landlock-run-noop "$lr $launch_grants -- $floor"
+# shellcheck disable=SC2086 # a command line, split as hyperfine -N splits it
+if $bwrap_cmd 2>/dev/null; then bench bwrap "$bwrap_cmd"; fi # else checks.sh says why
+
+# Scaling with the number of grants: up to 1,000 ...
+group small 20 3 $((3 * srounds))
+for n in 0 1 10 100 1000; do
+	bench "lr-$n" "$lr $(grants "$n") -- /bin/true"
+	bench "fl-$n" "$floor_ll $(grants "$n") -- /bin/true"
+done
+bench true "/bin/true"
+
+# ... and at 10,000, distinct and the same directory, with the cost of the argv alone.
+group big 8 1 "$srounds"
+bench lr-0 "$lr $(grants 0) -- /bin/true"
+bench fl-0 "$floor_ll $(grants 0) -- /bin/true"
+bench lr-1 "$lr $(grants 1) -- /bin/true"
+bench lr-10000 "$lr $(grants 10000) -- /bin/true"
+bench fl-10000 "$floor_ll $(grants 10000) -- /bin/true"
+bench lr-dup "$lr $(dups 10000) -- /bin/true"
+bench fl-dup "$floor_ll $(dups 10000) -- /bin/true"
+bench argv-10000 "/bin/true $(grants 10000)"
+bench argv-dup "/bin/true $(dups 10000)"
+bench true "/bin/true"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# scripts/bench/checks.sh: the commands make bench times do what they are meant
+# to (run, confine, make the rules asked for), so a figure is never of a command
+# that failed. Records as facts what is a figure rather than a check: whether
+# bubblewrap runs here, and what 10,000 grants do under a NOFILE limit of 64.
+# Ends with one line "N passed, N failed".
+set -euo pipefail
+# shellcheck source=scripts/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/tally.sh
+. "$root/scripts/tally.sh"
+cd "$g"
+
+# confines LAUNCHER: runs /bin/true, and denies a write outside --rw.
+# shellcheck disable=SC2086 # grant lists split into words
+confines() {
+	"$1" $launch_grants -- /bin/true &&
+		! "$1" --ro / -- /bin/sh -c ": > '$out/denied'" 2>/dev/null &&
+		[ ! -e "$out/denied" ]
+}
+floor_runs() { "$floor" /bin/true && "$floor"; }
+probe_runs() { "$lr" --probe >/dev/null; }
+# grant_lines N ARGS: -v lists N grants for ARGS.
+# shellcheck disable=SC2086
+grant_lines() { [ "$("$lr" -v $2 -- /bin/true 2>&1 | grep -c '^landlock-run grant: ')" -eq "$1" ]; }
+
+tally_check "landlock-run runs /bin/true and denies a write outside --rw" confines "$lr"
+tally_check "floor-landlock runs /bin/true and denies a write outside --rw" confines "$floor_ll"
+tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
+tally_check "landlock-run --probe" probe_runs
+tally_check "-v: 10,000 distinct directories and / are 10,001 grants" grant_lines 10001 "$(grants 10000)"
+tally_check "-v: one directory 10,000 times and / are 10,001 grants" grant_lines 10001 "$(dups 10000)"
+
+# shellcheck disable=SC2086
+if ! err=$($bwrap_cmd 2>&1); then
+	fact bwrap_note "bubblewrap left out: '$bwrap_cmd' failed: $(head -n 2 <<<"$err")"
+fi
+# A launcher that keeps every grant open until the end fails here with EMFILE.
+set +e
+# shellcheck disable=SC2046
+err=$(prlimit --nofile=64:64 "$lr" $(grants 10000) -- /bin/true 2>&1)
+fact nofile64_rc $?
+set -e
+fact nofile64_err "$err"
+tally_total

@@ -1,0 +1,33 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
+# Shared by scripts/bench.sh and scripts/bench/*.sh. Source it (bash): it sets the
+# paths and commands every step uses and defines functions only.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=$root/build/bench # this run: hyperfine JSON, strace and perf output, facts
+g=$out/g              # 10,000 directories; benchmarked commands run from here
+lr=$root/landlock-run
+floor=$out/floor          # scripts/bench/floor.c: exec only
+floor_ll=$out/floor-landlock # the same plus the bare Landlock system calls
+sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
+launch_grants="--ro / --rw /tmp --rw /dev/null"
+bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
+
+say() { echo "bench: $*" >&2; }
+
+# fact KEY VALUE: one fact for scripts/bench/report.py (build/bench/facts, KEY=VALUE).
+fact() { printf '%s=%s\n' "$1" "${2//$'\n'/ }" >>"$out/facts"; }
+
+# grants N: "--ro /" and N distinct directories, as short names relative to $g:
+# 10,000 of them stay under the kernel's 128 KiB limit for one argument string
+# (hyperfine receives each command as one string).
+grants() {
+	local i s="--ro /"
+	for ((i = 0; i < $1; i++)); do s+=" --ro $i"; done
+	echo "$s"
+}
+
+# dups N: "--ro /" and one directory N times.
+dups() {
+	local i s="--ro /"
+	for ((i = 0; i < $1; i++)); do s+=" --ro 5"; done
+	echo "$s"
+}

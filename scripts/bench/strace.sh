@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/bench/strace.sh: the system calls behind the figures, for
+# scripts/bench/report.py: full traces (strace -f) of one launch, of --probe, and
+# of 0 and 10,000 grants, and the counts (strace -c -f) at N and 2N grants, whose
+# difference over N is the cost of one grant beyond a fixed start-up. Writes
+# build/bench/strace-*; if strace cannot run here, says so in a fact instead.
+set -euo pipefail
+# shellcheck source=scripts/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$g"
+N=5000
+
+# trace NAME COMMAND...: every system call of COMMAND and its children.
+trace() {
+	local name=$1
+	shift
+	strace -f -qq -o "$out/strace-$name" "$@" >/dev/null
+}
+# count NAME COMMAND...: strace -c -f's table for COMMAND.
+count() {
+	local name=$1
+	shift
+	strace -c -f -o "$out/strace-c-$name" "$@" >/dev/null
+}
+
+say "profile: strace"
+# shellcheck disable=SC2046,SC2086 # grant lists split into words
+if ! (
+	trace launch.lr "$lr" $launch_grants -- /bin/true
+	trace launch.fl "$floor_ll" $launch_grants -- /bin/true
+	trace launch.floor "$floor" /bin/true
+	trace probe.lr "$lr" --probe
+	trace 0.lr "$lr" --ro / -- /bin/true
+	trace 0.fl "$floor_ll" --ro / -- /bin/true
+	trace 10k.lr "$lr" $(grants 10000) -- /bin/true
+	trace 10k.fl "$floor_ll" $(grants 10000) -- /bin/true
+	trace dup.lr "$lr" $(dups 10000) -- /bin/true
+	for n in $N $((2 * N)); do
+		count "$n.lr" "$lr" $(grants $n) -- /bin/true
+		count "$n.fl" "$floor_ll" $(grants $n) -- /bin/true
+	done
+) 2>"$out/strace.err"; then
+	fact strace_note "strace does not work here: $(head -n 1 "$out/strace.err")"
+	say "strace does not work here: $(head -n 1 "$out/strace.err")"
+fi
+fact strace_n "$N"
