@@ -23,9 +23,7 @@ x86_64) console=ttyS0 machine=() ;;
 aarch64) console=ttyAMA0 machine=(-M virt -cpu cortex-a57) ;;
 *) die "no qemu machine for $arch" ;;
 esac
-# The guest expects the kernel's ABI and uses at most the newest the launcher knows.
-known=$(sed -n 's/^#define ABI_KNOWN[[:space:]]*\([0-9]*\).*/\1/p' "$root/landlock-run.h")
-append="console=$console panic=-1 quiet LR_EXPECT_ABI=$abi LR_KNOWN_ABI=${known:?}"
+append="console=$console panic=-1 quiet LR_EXPECT_ABI=$abi"
 [ "$lsm" = default ] || append+=" lsm=$lsm"
 
 t0=$(date +%s%N)

@@ -1,8 +1,8 @@
 # tests/guest/check.sh: the launcher's checks on one real kernel, run as busybox sh
 # by the kernel-matrix guest's /init (no bats there). The host passes on the kernel
 # command line the ABI this kernel must report, LR_EXPECT_ABI (0: Landlock is not
-# enabled at boot), and the newest ABI the launcher knows, LR_KNOWN_ABI; it reads
-# the verdict from the lines printed here:
+# enabled at boot); the newest ABI the launcher knows is the newest of the rights
+# table tests/rights.sh. The host reads the verdict from the lines printed here:
 #   LRINFO key=value          facts for the results table
 #   LRCHECK PASS name         one check held
 #   LRCHECK FAIL name detail  one check did not
@@ -15,15 +15,15 @@
 # the table at the end saying when it runs.
 
 E=${LR_EXPECT_ABI:?LR_EXPECT_ABI not set on the kernel command line}
-K=${LR_KNOWN_ABI:?LR_KNOWN_ABI not set on the kernel command line}
-U=$E # the ABI in use: the kernel's, at most the newest the launcher knows
-[ "$U" -le "$K" ] || U=$K
 lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)
 here=$(dirname "$0")
 for f in rights expect off probe confine; do # rights.sh is tests/rights.sh
 	# shellcheck source=/dev/null
 	. "$here/$f.sh"
 done
+K=$(abi_max)
+U=$E # the ABI in use: the kernel's, at most the newest the launcher knows
+[ "$U" -le "$K" ] || U=$K
 echo "LRINFO kernel=$(uname -r) arch=$(uname -m) lsm=$lsm expect_abi=$E known_abi=$K"
 
 # NAME: the check c_NAME. WHEN: "off", only where Landlock is not enabled;
