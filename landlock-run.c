@@ -4,7 +4,8 @@
  * main() is the story of the process narrowing: parse the command line,
  * ask the kernel which Landlock ABI it has and plan the policy for it,
  * build the ruleset from the grants, then either prove enforcement
- * (--probe) or set no_new_privs, restrict itself and exec the command.
+ * (--probe) or set no_new_privs, restrict itself, drop its capabilities
+ * and exec the command.
  * Any failure before exec is exit 125 with one "landlock-run: " line; the
  * command never runs unconfined.
  */
@@ -26,7 +27,8 @@ static const char usage_text[] =
 	"\n"
 	"Run COMMAND under the Linux Landlock LSM. Writes are denied everywhere\n"
 	"but beneath --rw grants; once any --ro grant is given, reading and\n"
-	"executing are confined to --ro and --rw grants too.\n"
+	"executing are confined to --ro and --rw grants too. COMMAND gets no\n"
+	"capabilities, even run by root.\n"
 	"\n"
 	"Filesystem:\n"
 	"  --ro PATH            read files, list directories and execute beneath PATH\n"
@@ -44,6 +46,9 @@ static const char usage_text[] =
 	"  --log-subprocesses   also log denials after exec: COMMAND and what it runs\n"
 	"  --no-log             log no denials before exec (e.g. of COMMAND itself)\n"
 	"  --no-log-nested      log no denials of sandboxes nested inside this one\n"
+	"Process:\n"
+	"  --keep-caps          keep the caller's capabilities (dangerous: root keeps\n"
+	"                       every privilege it has outside the sandbox)\n"
 	"Policy:\n"
 	"  --abi N              use at most Landlock ABI N\n"
 	"  --strict             fail unless every filesystem right is enforced\n"
@@ -73,6 +78,7 @@ enum option_id {
 	OPT_STRICT,
 	OPT_PROBE,
 	OPT_JSON,
+	OPT_KEEP_CAPS,
 };
 
 static const struct option options[] = {
@@ -91,6 +97,7 @@ static const struct option options[] = {
 	{"strict", no_argument, NULL, OPT_STRICT},
 	{"probe", no_argument, NULL, OPT_PROBE},
 	{"json", no_argument, NULL, OPT_JSON},
+	{"keep-caps", no_argument, NULL, OPT_KEEP_CAPS},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -265,6 +272,7 @@ static void apply_option(struct request *r, int id, const char *arg)
 	case OPT_STRICT: r->strict = 1; break;
 	case OPT_PROBE: r->probe = 1; break;
 	case OPT_JSON: r->json = 1; break;
+	case OPT_KEEP_CAPS: r->keep_caps = 1; break;
 	case 'v': r->verbose = 1; break;
 	case 'h': print_stdout(usage_text); exit(0);
 	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
@@ -417,6 +425,8 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	enforce(&p, ruleset);
+	if (!p.asked.keep_caps)
+		drop_capabilities();
 	run(&p, &caller);
 }
 #endif

@@ -5,7 +5,7 @@
  *   probe.c         the self-test behind --probe and its report
  *   grants.c        paths and ports to Landlock rules
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
- *   inherit.c       what the command inherits: signals
+ *   inherit.c       what the command inherits: capabilities, signals
  *   out.c           the buffered writer, key/value reports, fail()
  */
 #ifndef LANDLOCK_RUN_H
@@ -57,6 +57,7 @@ struct request {
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */
 	int strict, probe, json, verbose;
+	int keep_caps;
 	char **command;
 };
 
@@ -144,6 +145,7 @@ struct caller {
 	struct sigaction sigpipe; /* ignored while the launcher runs */
 };
 
+void drop_capabilities(void);
 void hold_signals(struct caller *c);
 void give_back_signals(const struct caller *c);
 

@@ -33,8 +33,10 @@ build() {
 		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
 			-include tests/fuzz/hooks.h -c "$src/$f" -o "${objs[-1]}" || return 1
 	done
-	clang "${flags[@]}" -c tests/fuzz/fuzz_args.c -o "$out/fuzz_args.o" &&
-		clang "${flags[@]}" -o "$out/fuzz_args" "${objs[@]}" "$out/fuzz_args.o"
+	for f in fuzz_args process; do
+		clang "${flags[@]}" -c "tests/fuzz/$f.c" -o "$out/$f.o" || return 1
+	done
+	clang "${flags[@]}" -o "$out/fuzz_args" "${objs[@]}" "$out/fuzz_args.o" "$out/process.o"
 }
 
 # The seed corpus: one input per line of tests/fuzz/seeds.txt.
@@ -103,5 +105,7 @@ tally_check "fuzz: catches a swallowed option" mutant swallow landlock-run.c \
 	's/if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))$/if (0)/'
 tally_check "fuzz: catches SIGPIPE left ignored for the command" mutant sigpipe landlock-run.c \
 	'/^[[:space:]]*give_back_signals(caller);$/d'
+tally_check "fuzz: catches root's capabilities left to the command" mutant caps landlock-run.c \
+	's/^\tif (!p.asked.keep_caps)$/\tif (0)/'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_total

@@ -175,3 +175,18 @@ refused() {
 	refused "cannot open --rw path $OUT: " \
 		open,openat ENOENT --path "$OUT" -- --rw "$OUT" "${RAN[@]}"
 }
+
+# Capabilities: root's are dropped after restrict_self; a refusal fails closed.
+@test "capget, capset or a bounding-set drop refused gives 125 and the command never runs" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: an unprivileged caller has nothing to drop"
+	refused "cannot read the capabilities: " capget EPERM -- --rw "$OUT" "${RAN[@]}"
+	refused "cannot drop the capabilities \(--keep-caps keeps them\): " \
+		capset EPERM -- --rw "$OUT" "${RAN[@]}"
+	# prctl(PR_CAPBSET_DROP = 24, ...)
+	refused "cannot drop capability 0 from the bounding set: " \
+		prctl EPERM --arg0 24 -- --rw "$OUT" "${RAN[@]}"
+	# Control: with --keep-caps none of these calls is made.
+	run --separate-stderr "$FAULT" capset EPERM -- "$LR" --keep-caps --rw "$OUT" "${RAN[@]}"
+	assert_success
+	assert_file_exists "$MARKER"
+}

@@ -101,6 +101,11 @@ static const struct name syscall_names[] = {
 	{"openat2", __NR_openat2},
 	{"close", __NR_close},
 	{"execve", __NR_execve},
+	{"capget", __NR_capget},
+	{"capset", __NR_capset},
+	{"seccomp", __NR_seccomp},
+	{"setsid", __NR_setsid},
+	{"close_range", __NR_close_range},
 	{NULL, 0},
 };
 

@@ -74,3 +74,68 @@ with_stderr() {
 	run -0 "$LR" -- grep SigIgn /proc/self/status
 	! sigign_has 17 || fail "SIGCHLD is ignored in the command though the caller did not: $output"
 }
+
+# caps: the Cap* lines of /proc/self/status in the command (grep, exec'd by
+# the launcher), as "CapInh=... CapPrm=... CapEff=... CapBnd=... CapAmb=...".
+caps() {
+	sed -n 's/^\(Cap[A-Za-z]*\):\t*/\1=/p' <<<"$output" | tr '\n' ' '
+}
+NO_CAPS="CapInh=0000000000000000 CapPrm=0000000000000000 CapEff=0000000000000000 CapBnd=0000000000000000 CapAmb=0000000000000000 "
+
+@test "root: the command has no capability at all, and --keep-caps keeps them" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	local caller
+	run -0 grep Cap /proc/self/status
+	caller=$(caps)
+	[[ $caller == *"CapEff=0000000000000000"* ]] && fail "the caller has no capability: $caller"
+	run -0 "$LR" -- grep Cap /proc/self/status
+	assert_equal "$(caps)" "$NO_CAPS"
+	run -0 "$LR" --ro / --rw /tmp -- grep Cap /proc/self/status
+	assert_equal "$(caps)" "$NO_CAPS"
+	# Positive control: --keep-caps passes the caller's sets through unchanged.
+	run -0 "$LR" --keep-caps -- grep Cap /proc/self/status
+	assert_equal "$(caps)" "$caller"
+	# no_new_privs and Landlock still apply with --keep-caps.
+	run -0 "$LR" --keep-caps -- grep NoNewPrivs /proc/self/status
+	assert_output $'NoNewPrivs:\t1'
+	run -1 "$LR" --keep-caps -- touch "$m"
+	assert_not_exist "$m"
+}
+
+@test "root: without capabilities the command cannot chown (Landlock does not stop it; CAP_CHOWN would)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	touch f
+	run -1 --separate-stderr "$LR" --rw "$PWD" -- chown 65534 f
+	[[ $stderr == *"Operation not permitted"* ]] || fail "$stderr"
+	assert_equal "$(stat -c %u f)" 0
+	# Control: with its capabilities the same command chowns.
+	run -0 "$LR" --keep-caps --rw "$PWD" -- chown 65534 f
+	assert_equal "$(stat -c %u f)" 65534
+}
+
+@test "an unprivileged caller sees no change in its capabilities" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups) caller
+	run -0 "${as_nobody[@]}" grep Cap /proc/self/status
+	caller=$(caps)
+	run -0 "${as_nobody[@]}" "$LR" -- grep Cap /proc/self/status
+	assert_equal "$(caps)" "$caller"
+}
+
+@test "a caller with ambient capabilities but no CAP_SETPCAP: the command gets none; the bounding set stays" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		--inh-caps=+net_bind_service --ambient-caps=+net_bind_service) bounding
+	run -0 "${as_nobody[@]}" grep Cap /proc/self/status
+	[[ $(caps) == *"CapAmb=0000000000000400"* ]] || fail "setpriv gave no ambient capability: $(caps)"
+	bounding=$(sed -n 's/^CapBnd:\t*//p' <<<"$output")
+	run -0 "${as_nobody[@]}" "$LR" -- grep Cap /proc/self/status
+	assert_equal "$(caps)" "${NO_CAPS/CapBnd=0000000000000000/CapBnd=$bounding}"
+	# The ambient capability works without the launcher: bind a port below
+	# ip_unprivileged_port_start as nobody.
+	[ "$(cat /proc/sys/net/ipv4/ip_unprivileged_port_start)" -gt 1023 ] ||
+		skip "every port is unprivileged on this host"
+	run -0 "${as_nobody[@]}" "$TRYOP" bind 1023
+	run -1 "${as_nobody[@]}" "$LR" -- "$TRYOP" bind 1023
+	assert_output EACCES
+}

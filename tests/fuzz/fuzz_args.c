@@ -5,13 +5,14 @@
  *
  * Input: byte 0 picks the kernel (ABI = 1 + byte % 8, so 8 is newer than the
  * launcher; bit 3 set: no errata query) and the caller (bit 4 set: SIGPIPE
- * ignored), the rest is split on NUL bytes into argv[1..]. Every run must end
- * in exit(0 or 125) or in exec; the harness aborts (a finding) when
+ * ignored; bit 5 set: root with every capability), the rest is split on NUL bytes into argv[1..].
+ * Every run must end in exit(0 or 125) or in exec; the harness aborts (a finding) when
  *   - exec is reached without no_new_privs and restrict_self before it, or
  *     with a command that is not what follows the first bare "--", or with
  *     --probe/--help/--version on the line, or with a descriptor that would
  *     leak into the command, or with another SIGPIPE disposition than the
- *     caller gave;
+ *     caller gave, or with capabilities left (any without --keep-caps, or
+ *     root's bounding set; process.c plays the capability calls);
  *   - an option took another option (--no-tcp, -v, ...) as its argument;
  *   - the ruleset handles other rights than the contract gives for that
  *     command line and ABI (writes always confined, reads once --ro is
@@ -45,6 +46,7 @@
 
 #include "../../landlock.h"
 #include "hooks.h"
+#include "process.h"
 
 /* hooks.h renames these for the launcher; the harness wants the real ones. */
 #undef exit
@@ -80,7 +82,7 @@ static struct {
 
 	int abi, errata_unknown; /* the kernel the stand-in plays */
 	int pipe_ignored;	 /* the caller's SIGPIPE disposition */
-	int nnp, restricted;
+	int restricted;
 	uint32_t restrict_flags;
 	int rulesets[MAX_RULESETS], nrulesets;
 	struct landlock_ruleset_attr handled;
@@ -100,7 +102,7 @@ static struct {
 	unsigned long runs, execs, exit0, exit125;
 } stats;
 
-__attribute__((noreturn, format(printf, 1, 2))) static void finding(const char *fmt, ...)
+void finding(const char *fmt, ...)
 {
 	va_list ap;
 	int i;
@@ -133,7 +135,7 @@ static uint64_t fs_of_abi(int abi)
 }
 
 struct asked {
-	int reads, strict, probe, info, abi_limit;
+	int reads, strict, probe, info, abi_limit, keep_caps;
 	uint64_t net, scoped;
 	uint32_t log;
 };
@@ -195,6 +197,8 @@ static int read_option(struct asked *a, char **argv, int i, int end)
 		a->abi_limit = (int)strtoul(value, NULL, 10);
 	if (IS("strict"))
 		a->strict = 1;
+	if (IS("keep-caps"))
+		a->keep_caps = 1;
 	if (IS("probe"))
 		a->probe = 1;
 	if (IS("help") || IS("version"))
@@ -300,7 +304,7 @@ int lr_fuzz_execvp(const char *file, char *const argv[])
 
 	if (!run.active)
 		abort();
-	if (!run.nnp || !run.restricted)
+	if (!proc.nnp || !run.restricted)
 		finding("exec without no_new_privs and restrict_self before it");
 	k = command_index(argv);
 	if (strcmp(run.argv[k - 1], "--") != 0 || strcmp(file, argv[0]) != 0)
@@ -311,6 +315,7 @@ int lr_fuzz_execvp(const char *file, char *const argv[])
 	check_policy(&a);
 	check_descriptors();
 	check_signals();
+	process_check_exec(a.keep_caps);
 	longjmp(run.back, BACK_EXEC);
 }
 
@@ -343,10 +348,7 @@ int lr_fuzz_prctl(int option, ...)
 	va_start(ap, option);
 	arg = va_arg(ap, unsigned long);
 	va_end(ap);
-	if (option != PR_SET_NO_NEW_PRIVS || arg != 1)
-		finding("prctl(%d, %lu): the stand-in knows only no_new_privs", option, arg);
-	run.nnp = 1;
-	return 0;
+	return process_prctl(option, arg);
 }
 
 static void track(void *old, void *new)
@@ -489,7 +491,7 @@ static long restrict_self(long fd, uint32_t flags)
 {
 	if (!is_ruleset(fd) || flags & ~7U || (flags && run.abi < 7))
 		finding("restrict_self(%ld, 0x%x) at ABI %d", fd, flags, run.abi);
-	if (!run.nnp)
+	if (!proc.nnp)
 		finding("restrict_self before no_new_privs");
 	run.restricted = 1;
 	run.restrict_flags = flags;
@@ -518,12 +520,20 @@ long lr_fuzz_syscall(long nr, ...)
 		int fd = va_arg(ap, int);
 
 		ret = restrict_self(fd, va_arg(ap, uint32_t));
+	} else if (nr == __NR_capget) {
+		void *header = va_arg(ap, void *);
+
+		ret = process_capget(header, va_arg(ap, void *));
+	} else if (nr == __NR_capset) {
+		const void *header = va_arg(ap, const void *);
+
+		ret = process_capset(header, va_arg(ap, const void *));
 	} else if (nr == __NR_close_range) {
 		unsigned first = va_arg(ap, unsigned), last = va_arg(ap, unsigned);
 
 		ret = syscall(nr, first, last, va_arg(ap, unsigned));
 	} else {
-		finding("syscall %ld: the stand-in knows only the Landlock calls", nr);
+		finding("syscall %ld: the stand-in does not know it", nr);
 	}
 	va_end(ap);
 	return ret;
@@ -625,6 +635,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run.abi = 1 + data[0] % 8;
 	run.errata_unknown = data[0] & 8;
 	run.pipe_ignored = (data[0] & 16) != 0;
+	process_start((data[0] & 32) != 0);
 	if (sigaction(SIGPIPE,
 		      &(struct sigaction){.sa_handler = run.pipe_ignored ? SIG_IGN : SIG_DFL},
 		      NULL))

@@ -1,0 +1,30 @@
+/*
+ * The stand-in for the calls through which the launcher narrows its own
+ * process after Landlock (prctl, capget, capset), and the record of what it
+ * did, for the checks fuzz_args.c makes at exec. Nothing here touches the
+ * fuzzer's real process.
+ */
+#ifndef LR_FUZZ_PROCESS_H
+#define LR_FUZZ_PROCESS_H
+
+#include <stdint.h>
+
+struct process {
+	int nnp;
+	int root; /* the caller held every capability */
+	uint64_t effective, permitted, inheritable, bounding;
+};
+
+extern struct process proc;
+
+/* fuzz_args.c: report a finding with the run's argv, and abort. */
+__attribute__((noreturn, format(printf, 1, 2))) void finding(const char *fmt, ...);
+
+void process_start(int root);
+int process_prctl(int option, unsigned long arg);
+long process_capget(void *header, void *data);
+long process_capset(const void *header, const void *data);
+/* At exec: the sets the command would get are what the contract says. */
+void process_check_exec(int keep_caps);
+
+#endif
