@@ -38,6 +38,8 @@ export interface Policy {
 	noLog?: boolean;
 	/** `--no-log-nested`: log none of the sandboxes the command nests inside this one. Needs ABI 7. */
 	noLogNested?: boolean;
+	/** `--keep-caps`: keep the caller's capabilities (dangerous: root keeps every privilege); by default the command gets none. */
+	keepCaps?: boolean;
 	/** Behave as if the kernel's Landlock ABI were min(abi, real): `--abi N`. A positive integer. */
 	abi?: number;
 	/** `--strict`: refuse to run (status 125) unless every filesystem right is enforced. */

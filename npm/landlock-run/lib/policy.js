@@ -7,7 +7,7 @@
 //   ['udpBind', '--udp-bind', ports]         issue 11 (ports also take 'A-B' ranges then:
 //                                            change port() below, once, for TCP and UDP)
 //   ['newSession', '--new-session', flag]    issue 12, likewise dieWithParent, closeFds,
-//                                            clearenv, keepCaps, noSymlinks
+//                                            clearenv, noSymlinks
 //   ['setenv', '--setenv', list(assignment)] issue 12, with a check `assignment` for VAR=VALUE
 //   ['explain', '--explain', flag], ['explainJson', '--explain-json', one(path)]  issue 13
 // The rehearsal compares the rows with `landlock-run --help`, so a CLI option without a
@@ -69,6 +69,7 @@ const FIELDS = [
 	['logSubprocesses', '--log-subprocesses', flag],
 	['noLog', '--no-log', flag],
 	['noLogNested', '--no-log-nested', flag],
+	['keepCaps', '--keep-caps', flag],
 	['abi', '--abi', one(abiVersion)],
 	['strict', '--strict', flag],
 	['verbose', '--verbose', flag],

@@ -16,7 +16,7 @@ test('no policy or an empty one gives no options', () => {
 
 test('options come in the fixed order whatever the key order of the policy', () => {
 	const policy = {
-		verbose: true, strict: true, abi: 4, noLogNested: true, noLog: true, logSubprocesses: true,
+		verbose: true, strict: true, abi: 4, keepCaps: true, noLogNested: true, noLog: true, logSubprocesses: true,
 		scopes: ['signal', 'abstract-unix'], tcpConnect: [443, 80],
 		tcpBind: [8080], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
 	};
@@ -24,7 +24,7 @@ test('options come in the fixed order whatever the key order of the policy', () 
 		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
 		'--scope', 'signal', '--scope', 'abstract-unix', '--log-subprocesses', '--no-log', '--no-log-nested',
-		'--abi', '4', '--strict', '--verbose',
+		'--keep-caps', '--abi', '4', '--strict', '--verbose',
 	]);
 	assert.deepEqual(grantArgs({ noTcp: true }), ['--no-tcp']);
 });
@@ -34,11 +34,11 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'],
 		['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'], ['scopes', '--scope'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
-		['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
+		['keepCaps', '--keep-caps'], ['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
-	for (const key of ['noTcp', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'verbose']) {
+	for (const key of ['noTcp', 'logSubprocesses', 'noLog', 'noLogNested', 'keepCaps', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
 	}
