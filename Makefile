@@ -6,6 +6,8 @@ VERSION   := $(shell cat VERSION)
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 HOST_ARCH := $(shell uname -m)
 ARCH      ?= $(HOST_ARCH)
 PLATFORM  := $(firstword $(shell grep -l '^ARCH=$(ARCH)$$' platform/*.env))
@@ -88,12 +90,15 @@ build/bench/syms/landlock-run: $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(filter-out -s,$(LDFLAGS)) -o $@ $(SRCS)
 
 install: landlock-run landlock-run.1
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 landlock-run $(DESTDIR)$(BINDIR)/landlock-run
 	install -m 0644 landlock-run.1 $(DESTDIR)$(MANDIR)/man1/landlock-run.1
+	install -m 0644 completions/landlock-run.bash $(DESTDIR)$(BASHCOMPDIR)/landlock-run
+	install -m 0644 completions/_landlock-run $(DESTDIR)$(ZSHCOMPDIR)/_landlock-run
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/landlock-run $(DESTDIR)$(MANDIR)/man1/landlock-run.1
+	rm -f $(DESTDIR)$(BINDIR)/landlock-run $(DESTDIR)$(MANDIR)/man1/landlock-run.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/landlock-run $(DESTDIR)$(ZSHCOMPDIR)/_landlock-run
 
 clean:
 	rm -rf build landlock-run dist npm/*/bin/landlock-run npm/*/manifest.json npm/*/LICENSE \

@@ -59,9 +59,15 @@ group_bench() {
 	group_build_aarch64
 	need_packages hyperfine gnuplot-nox bubblewrap strace python3
 }
+# make deb, make reproduce and their tests: the shells whose completion is tested
+# (dpkg-deb comes with dpkg).
+group_release() {
+	need_packages zsh bash-completion
+}
 group_all() {
 	group_test
 	group_npm
+	group_release
 	group_matrix
 	group_bench
 }

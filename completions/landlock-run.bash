@@ -1,0 +1,40 @@
+# bash completion for landlock-run. Installed as
+# share/bash-completion/completions/landlock-run by make install and the .deb.
+# tests/completion.bats checks that it offers exactly the options of `landlock-run --help`.
+
+_landlock_run() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} i
+	# after --, it is the command's line: complete a command name, then its own arguments
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		[[ ${COMP_WORDS[i]} == -- ]] || continue
+		if declare -F _command_offset >/dev/null; then
+			_command_offset $((i + 1))
+		elif ((COMP_CWORD == i + 1)); then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+		return
+	done
+	case $prev in
+	--ro | --rw | --ro-try | --rw-try)
+		compopt -o filenames
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return ;;
+	--tcp-bind | --tcp-connect)
+		mapfile -t COMPREPLY < <(compgen -W 'none' -- "$cur")
+		return ;;
+	--scope) # a comma list: complete the item after the last comma
+		compopt -o nospace
+		mapfile -t COMPREPLY < <(compgen -P "${cur%"${cur##*,}"}" -W 'signal abstract-unix' -- "${cur##*,}")
+		return ;;
+	--abi) # a number
+		COMPREPLY=()
+		return ;;
+	esac
+	local options='--ro --rw --ro-try --rw-try --tcp-bind --tcp-connect --no-tcp --scope
+		--log-subprocesses --no-log --no-log-nested --abi --strict --probe --json
+		-v --verbose -h --help -V --version --'
+	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+}
+complete -F _landlock_run landlock-run
