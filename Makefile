@@ -40,7 +40,7 @@ endif
 # need TOOL: fail, saying what is missing, rather than install it from make.
 need = @command -v $(1) >/dev/null || { echo "make: $(1) is missing; make setup installs it" >&2; exit 1; }
 
-.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm deb kernel-matrix kernel-matrix-doc bench format print-srcs
+.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm deb reproduce kernel-matrix kernel-matrix-doc bench format print-srcs
 
 ifeq ($(ARCH),$(HOST_ARCH))
 all: landlock-run
@@ -125,6 +125,10 @@ npm:
 # dist/deb/landlock-run_VERSION_{amd64,arm64}.deb, from both builds
 deb:
 	scripts/deb.sh
+
+# build this commit twice elsewhere and compare the binaries, tarballs and packages
+reproduce:
+	scripts/reproduce.sh
 
 kernel-matrix:
 	scripts/kernel-matrix.sh
