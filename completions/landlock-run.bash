@@ -33,7 +33,7 @@ _landlock_run() {
 		return ;;
 	esac
 	local options='--ro --rw --ro-try --rw-try --tcp-bind --tcp-connect --no-tcp --scope
-		--log-subprocesses --no-log --no-log-nested --abi --strict --probe --json
+		--log-subprocesses --no-log --no-log-nested --keep-caps --abi --strict --probe --json
 		-v --verbose -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
 }
