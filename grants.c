@@ -136,25 +136,26 @@ static int is_directory(const struct grant *g, int fd)
 /*
  * The kernel refuses directory rights on a non-directory (EINVAL): such a
  * grant is added again with the file rights alone. Directories, the common
- * case, cost no fstat.
+ * case, cost no fstat. A grant whose rights this ABI lacks (--unix below
+ * ABI 9) adds no rule: the kernel refuses an empty one, and what it would
+ * allow is not confined anyway.
  */
 static uint64_t add_path_rule(const struct policy *p, int ruleset, const struct grant *g, int fd)
 {
 	const struct effective *k = &p->kernel;
-	struct landlock_path_beneath_attr rule = {
-		.allowed_access =
-			g->kind == GRANT_RO ? k->read_rights : k->handled.handled_access_fs,
-		.parent_fd = fd,
-	};
+	uint64_t rights = k->grant_rights[g->kind];
+	struct landlock_path_beneath_attr rule = {.allowed_access = rights, .parent_fd = fd};
 
+	if (!rights)
+		return 0;
 	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0)
-		return rule.allowed_access;
+		return rights;
 	if (errno != EINVAL || is_directory(g, fd))
 		die_errno("cannot add the rule for %s path %s", g->option, g->path);
-	rule.allowed_access &= k->file_rights;
+	rule.allowed_access = rights &= k->file_rights;
 	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0))
 		die_errno("cannot add the rule for %s path %s", g->option, g->path);
-	return rule.allowed_access;
+	return rights;
 }
 
 /* -v: what the user wrote, what it resolved to, the rights it got. */
@@ -176,7 +177,7 @@ static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t r
 		die_errno("cannot read %s for %s path %s", proc.buf, g->option, g->path);
 	outf(o, " -> %.*s: ", (int)n, target);
 	put_names(o, fs_rights, rights, 0);
-	outf(o, "\n");
+	outf(o, "%s\n", rights ? "" : "none"); /* --unix below ABI 9 */
 }
 
 static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose)
@@ -223,7 +224,9 @@ static void add_port_rules(const struct request *r, int ruleset)
 /* The ruleset with every rule added; no grant descriptor is left open. */
 int build_ruleset(const struct policy *p, struct out *verbose)
 {
-	int ruleset = landlock_create_ruleset(&p->kernel.handled, p->kernel.attr_size, 0);
+	/* A copy: what the kernel is given is never read back. */
+	struct landlock_ruleset_attr attr = p->kernel.handled;
+	int ruleset = landlock_create_ruleset(&attr, p->kernel.attr_size, 0);
 
 	if (ruleset < 0)
 		die_errno("cannot create the Landlock ruleset");

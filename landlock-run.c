@@ -25,18 +25,20 @@ static const char usage_text[] =
 	"       landlock-run --probe [--json] [OPTION]...\n"
 	"       landlock-run --help | --version\n"
 	"\n"
-	"Run COMMAND under the Linux Landlock LSM. Writes are denied everywhere\n"
-	"but beneath --rw grants; once any --ro grant is given, reading and\n"
-	"executing are confined to --ro and --rw grants too. COMMAND gets no\n"
-	"capabilities, even run by root.\n"
+	"Run COMMAND under the Linux Landlock LSM. Writes, and connecting to UNIX\n"
+	"sockets bound to a path (ABI 9+), are denied everywhere but beneath --rw\n"
+	"grants; once any --ro grant is given, reading and executing are confined\n"
+	"to --ro and --rw grants too. COMMAND gets no capabilities, even run by root.\n"
 	"\n"
 	"Filesystem:\n"
 	"  --ro PATH            read files, list directories and execute beneath PATH\n"
 	"  --rw PATH            every handled right beneath PATH: also write, truncate,\n"
-	"                       create, remove, rename, device ioctl\n"
+	"                       create, remove, rename, device ioctl, connect to sockets\n"
 	"  --ro-try PATH        like --ro, but skip PATH when it does not exist\n"
 	"  --rw-try PATH        like --rw, but skip PATH when it does not exist\n"
 	"Network and IPC:\n"
+	"  --unix PATH          allow connecting to the UNIX socket PATH, or to those\n"
+	"                       beneath the directory PATH (needs ABI 9 to matter)\n"
 	"  --tcp-bind PORTS     allow TCP bind only to PORTS (comma list, or none)\n"
 	"  --tcp-connect PORTS  allow TCP connect only to PORTS (comma list, or none)\n"
 	"  --no-tcp             same as --tcp-bind none --tcp-connect none\n"
@@ -50,8 +52,8 @@ static const char usage_text[] =
 	"  --keep-caps          keep the caller's capabilities (dangerous: root keeps\n"
 	"                       every privilege it has outside the sandbox)\n"
 	"Policy:\n"
-	"  --abi N              use at most Landlock ABI N\n"
-	"  --strict             fail unless every filesystem right is enforced\n"
+	"  --abi N              use at most Landlock ABI N (1 to 10)\n"
+	"  --strict             fail unless every filesystem right is enforced (ABI 9+)\n"
 	"  --probe              prove that this host enforces the policy; run nothing\n"
 	"  --json               with --probe, print one JSON object\n"
 	"  -v, --verbose        print the effective policy to stderr before running;\n"
@@ -67,6 +69,7 @@ enum option_id {
 	OPT_RW,
 	OPT_RO_TRY,
 	OPT_RW_TRY,
+	OPT_UNIX,
 	OPT_TCP_BIND,
 	OPT_TCP_CONNECT,
 	OPT_NO_TCP,
@@ -86,6 +89,7 @@ static const struct option options[] = {
 	{"rw", required_argument, NULL, OPT_RW},
 	{"ro-try", required_argument, NULL, OPT_RO_TRY},
 	{"rw-try", required_argument, NULL, OPT_RW_TRY},
+	{"unix", required_argument, NULL, OPT_UNIX},
 	{"tcp-bind", required_argument, NULL, OPT_TCP_BIND},
 	{"tcp-connect", required_argument, NULL, OPT_TCP_CONNECT},
 	{"no-tcp", no_argument, NULL, OPT_NO_TCP},
@@ -246,8 +250,9 @@ static int parse_abi(const char *text)
 
 	errno = 0;
 	n = strtoul(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end || errno || n < 1 || n > 999)
-		die("--abi: invalid ABI version '%s' (a number from 1)", text);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || n < 1 || n > ABI_KNOWN)
+		die("--abi: invalid ABI version '%s' (this landlock-run knows ABI 1 to %d)", text,
+		    ABI_KNOWN);
 	return (int)n;
 }
 
@@ -258,6 +263,7 @@ static void apply_option(struct request *r, int id, const char *arg)
 	case OPT_RW: add_grant(r, "--rw", arg, GRANT_RW, 0); break;
 	case OPT_RO_TRY: add_grant(r, "--ro-try", arg, GRANT_RO, 1); break;
 	case OPT_RW_TRY: add_grant(r, "--rw-try", arg, GRANT_RW, 1); break;
+	case OPT_UNIX: add_grant(r, "--unix", arg, GRANT_UNIX, 0); break;
 	case OPT_TCP_BIND: add_ports(r->tcp_bind, "--tcp-bind", arg); break;
 	case OPT_TCP_CONNECT: add_ports(r->tcp_connect, "--tcp-connect", arg); break;
 	case OPT_NO_TCP:

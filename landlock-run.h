@@ -25,10 +25,15 @@ enum exit_status {
 	EXIT_NOT_FOUND = 127,
 };
 
-#define ABI_KNOWN 7 /* the newest Landlock ABI this launcher knows */
+#define ABI_KNOWN 10 /* the newest Landlock ABI this launcher knows */
 
 /* What a grant asks for; the kernel's handled set narrows it (abi.c). */
-enum grant_kind { GRANT_RO, GRANT_RW };
+enum grant_kind {
+	GRANT_RO,   /* --ro: read, list, execute */
+	GRANT_RW,   /* --rw: every handled right */
+	GRANT_UNIX, /* --unix: connect to pathname UNIX sockets (ABI 9) */
+	GRANT_KINDS
+};
 
 struct grant {
 	const char *option; /* "--ro", "--rw-try", ... as the user wrote it */
@@ -63,11 +68,11 @@ struct request {
 
 /* What this kernel makes of it (abi.c: plan_policy). */
 struct effective {
-	int kernel_abi;	      /* what the kernel reports */
-	int abi;	      /* in use: min(kernel_abi, --abi, ABI_KNOWN) */
-	uint64_t fs_abi;      /* every filesystem right of that ABI */
-	uint64_t file_rights; /* those a rule on a non-directory may carry */
-	uint64_t read_rights; /* what --ro grants */
+	int kernel_abi;			    /* what the kernel reports */
+	int abi;			    /* in use: min(kernel_abi, --abi, ABI_KNOWN) */
+	uint64_t fs_abi;		    /* every filesystem right of that ABI */
+	uint64_t file_rights;		    /* those a rule on a non-directory may carry */
+	uint64_t grant_rights[GRANT_KINDS]; /* what each kind of grant gets */
 	struct landlock_ruleset_attr handled;
 	size_t attr_size; /* of handled, as far as this ABI knows it */
 };
@@ -124,7 +129,7 @@ void kv_end(struct kv *kv);
 void put_names(struct out *o, const struct name *names, uint64_t mask, int json);
 
 /* abi.c */
-extern const struct name fs_rights[], net_rights[], scope_names[], log_flags[];
+extern const struct name fs_rights[], net_rights[], scope_names[], log_flags[], unused_features[];
 uint64_t rights_at(const struct name *table, int abi, unsigned flags);
 int newest_abi(const struct name *table);
 int detect_abi(void);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -38,6 +39,10 @@ struct verdict {
 struct probe_env {
 	struct sockaddr_un listener; /* an abstract socket outside the sandbox */
 	socklen_t listener_len;
+	struct sockaddr_un pathname; /* a pathname socket the parent made */
+	socklen_t pathname_len;	     /* 0: there is none */
+	int pathname_fd;
+	char dir[32]; /* the directory holding it, or "" */
 };
 
 static int try_open(const char *path, int flags)
@@ -100,59 +105,74 @@ static int signal_parent(const struct probe_env *env)
 	return kill(getppid(), 0);
 }
 
-static int abstract_connect(const struct probe_env *env)
+static int unix_connect(const struct sockaddr_un *addr, socklen_t len)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	int ret, err;
 
 	if (fd < 0)
 		return -1;
-	ret = connect(fd, (const struct sockaddr *)&env->listener, env->listener_len);
+	ret = connect(fd, (const struct sockaddr *)addr, len);
 	err = errno;
 	close(fd);
 	errno = err;
 	return ret;
 }
 
+static int abstract_connect(const struct probe_env *env)
+{
+	return unix_connect(&env->listener, env->listener_len);
+}
+
+static int pathname_connect(const struct probe_env *env)
+{
+	if (!env->pathname_len) {
+		errno = ENOENT;
+		return -1;
+	}
+	return unix_connect(&env->pathname, env->pathname_len);
+}
+
+/* A check runs when the probe's ruleset handles its right: every
+ * filesystem right of the ABI, the policy's network rights and scopes. */
+enum handled_in { IN_FS, IN_NET, IN_SCOPED };
+
 static const struct check {
 	const char *name;
 	int (*attempt)(const struct probe_env *);
 	int expect;	/* the errno of a Landlock denial */
 	int controlled; /* must succeed before the sandbox, or it proves nothing */
+	enum handled_in in;
+	uint64_t right;
 } checks[] = {
-	{"read_dir", read_dir, EACCES, 1},
-	{"read_file", read_file, EACCES, 1},
-	{"write_file", write_file, EACCES, 1},
-	{"tcp_bind", tcp_bind, EACCES, 0},
-	{"tcp_connect", tcp_connect, EACCES, 0},
-	{"signal", signal_parent, EPERM, 1},
-	{"abstract-unix", abstract_connect, EPERM, 0},
+	{"read_dir", read_dir, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_DIR},
+	{"read_file", read_file, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_FILE},
+	{"write_file", write_file, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_WRITE_FILE},
+	{"resolve_unix", pathname_connect, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_RESOLVE_UNIX},
+	{"tcp_bind", tcp_bind, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_BIND_TCP},
+	{"tcp_connect", tcp_connect, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_CONNECT_TCP},
+	{"signal", signal_parent, EPERM, 1, IN_SCOPED, LANDLOCK_SCOPE_SIGNAL},
+	{"abstract-unix", abstract_connect, EPERM, 0, IN_SCOPED,
+	 LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET},
 };
 
-/* One bit per row of checks[]. */
-enum {
-	CHECK_FS = 1 << 0 | 1 << 1 | 1 << 2,
-	CHECK_TCP_BIND = 1 << 3,
-	CHECK_TCP_CONNECT = 1 << 4,
-	CHECK_SIGNAL = 1 << 5,
-	CHECK_ABSTRACT = 1 << 6,
-};
-#define NCHECKS ((int)(sizeof checks / sizeof checks[0]))
+#define NCHECKS	 ((int)(sizeof checks / sizeof checks[0]))
+#define CHECK_FS (1U << 0 | 1U << 1 | 1U << 2) /* the three that every ABI proves */
 
 static uint32_t wanted_checks(const struct policy *p)
 {
-	uint32_t wanted = CHECK_FS;
-
 	const struct landlock_ruleset_attr *h = &p->kernel.handled;
+	const uint64_t in[] = {
+		[IN_FS] = p->kernel.fs_abi,
+		[IN_NET] = h->handled_access_net,
+		[IN_SCOPED] = h->scoped,
+	};
+	uint32_t wanted = 0;
+	int i;
 
-	if (h->handled_access_net & LANDLOCK_ACCESS_NET_BIND_TCP)
-		wanted |= CHECK_TCP_BIND;
-	if (h->handled_access_net & LANDLOCK_ACCESS_NET_CONNECT_TCP)
-		wanted |= CHECK_TCP_CONNECT;
-	if (h->scoped & LANDLOCK_SCOPE_SIGNAL)
-		wanted |= CHECK_SIGNAL;
-	if (h->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET)
-		wanted |= CHECK_ABSTRACT;
+	for (i = 0; i < NCHECKS; i++)
+		if (in[checks[i].in] & checks[i].right)
+			wanted |= 1U << i;
 	return wanted;
 }
 
@@ -194,23 +214,22 @@ static int sandbox_nothing(const struct policy *p, struct verdict *v)
 	return close(ruleset);
 }
 
-static void self_test_child(const struct policy *p, int out)
+static void self_test_child(const struct policy *p, struct probe_env *env, int out)
 {
 	struct verdict v = {.failed = -1};
-	struct probe_env env = {.listener_len = 0};
 	uint32_t wanted = wanted_checks(p);
+	int abstract = (p->kernel.handled.scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET) != 0;
 	int i;
 
 	for (i = 0; i < NCHECKS; i++)
-		if ((wanted & 1U << i) && checks[i].controlled && checks[i].attempt(&env))
+		if ((wanted & 1U << i) && checks[i].controlled && checks[i].attempt(env))
 			v.unprovable |= 1U << i;
 	v.stage = STAGE_LISTEN;
-	if ((!(wanted & CHECK_ABSTRACT) || listen_abstract(&env) == 0) &&
-	    sandbox_nothing(p, &v) == 0)
+	if ((!abstract || listen_abstract(env) == 0) && sandbox_nothing(p, &v) == 0)
 		for (i = 0; i < NCHECKS; i++) {
 			if (!(wanted & 1U << i) || (v.unprovable & 1U << i))
 				continue;
-			if (checks[i].attempt(&env) == 0) {
+			if (checks[i].attempt(env) == 0) {
 				v.failed = i; /* failed_errno 0: not denied at all */
 				break;
 			}
@@ -225,7 +244,62 @@ static void self_test_child(const struct policy *p, int out)
 	_exit(write(out, &v, sizeof v) == sizeof v ? 0 : 1);
 }
 
-static void run_self_test(const struct policy *p, struct verdict *v)
+/* The parent's pathname socket goes before the probe reports or fails. */
+static void remove_pathname(struct probe_env *env)
+{
+	if (env->pathname_len && close(env->pathname_fd))
+		die_errno("self-test: cannot close the socket %s", env->pathname.sun_path);
+	if (env->pathname_len && unlink(env->pathname.sun_path))
+		die_errno("self-test: cannot remove %s", env->pathname.sun_path);
+	if (env->dir[0] && rmdir(env->dir))
+		die_errno("self-test: cannot remove %s", env->dir);
+	env->pathname_len = 0;
+	env->dir[0] = '\0';
+}
+
+/*
+ * A pathname socket made here, outside the child's sandbox, in a fresh
+ * directory under /tmp. Where none can be made (no writable /tmp), the
+ * check cannot be controlled and is left out of the proven list.
+ */
+static void listen_pathname(struct probe_env *env)
+{
+	static const char dir[] = "/tmp/landlock-run-probe.XXXXXX", name[] = "/socket";
+	struct sockaddr_un *a = &env->pathname;
+	int fd;
+
+	memcpy(env->dir, dir, sizeof dir);
+	if (!mkdtemp(env->dir)) {
+		env->dir[0] = '\0';
+		return;
+	}
+	a->sun_family = AF_UNIX;
+	memcpy(a->sun_path, env->dir, sizeof dir - 1);
+	memcpy(a->sun_path + sizeof dir - 1, name, sizeof name);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)a, sizeof *a) == 0) {
+		env->pathname_fd = fd;
+		env->pathname_len = sizeof *a;
+		if (listen(fd, 4) == 0)
+			return;
+	}
+	if (env->pathname_len == 0 && close(fd))
+		die_errno("self-test: cannot close a socket");
+	remove_pathname(env);
+}
+
+__attribute__((noreturn)) static void abort_test(struct probe_env *env, const char *what)
+{
+	int err = errno;
+
+	remove_pathname(env);
+	errno = err;
+	die_errno("self-test: cannot %s", what);
+}
+
+static void run_self_test(const struct policy *p, struct probe_env *env, struct verdict *v)
 {
 	int pipefd[2], status;
 	ssize_t n;
@@ -237,23 +311,24 @@ static void run_self_test(const struct policy *p, struct verdict *v)
 	if (sigaction(SIGCHLD, &dfl, NULL))
 		die_errno("self-test: cannot reset SIGCHLD");
 	if (pipe2(pipefd, O_CLOEXEC))
-		die_errno("self-test: cannot create a pipe");
+		abort_test(env, "create a pipe");
 	pid = fork();
 	if (pid < 0)
-		die_errno("self-test: cannot fork");
+		abort_test(env, "fork");
 	if (pid == 0)
-		self_test_child(p, pipefd[1]);
+		self_test_child(p, env, pipefd[1]);
 	/* Our copy of the write end would keep read() from ever seeing EOF. */
 	if (close(pipefd[1]))
-		die_errno("self-test: cannot close a pipe");
+		abort_test(env, "close a pipe");
 	do
 		n = read(pipefd[0], v, sizeof *v);
 	while (n < 0 && errno == EINTR);
 	if (close(pipefd[0]))
-		die_errno("self-test: cannot close a pipe");
+		abort_test(env, "close a pipe");
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			die_errno("self-test: cannot wait for the child");
+			abort_test(env, "wait for the child");
+	remove_pathname(env);
 	if (n != sizeof *v || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		die("self-test: the child process did not report (status 0x%x)", status);
 }
@@ -305,9 +380,11 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 		kv_word(&kv, "enforcement", full ? "full" : "partial");
 	kv_word(&kv, "fs", full ? "full" : "partial");
 	kv_fs(&kv, p);
+	kv_bool(&kv, "pathname_sockets", (k->fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX) != 0);
 	kv_bool(&kv, "tcp", rights_at(net_rights, k->abi, 0) != 0);
 	kv_names(&kv, "scopes", scope_names, rights_at(scope_names, k->abi, 0));
 	kv_bool(&kv, "log_flags", rights_at(log_flags, k->abi, 0) != 0);
+	kv_names(&kv, "unused", unused_features, rights_at(unused_features, k->abi, 0));
 	kv_checks(&kv, "proven", v->proven);
 	kv_word(&kv, "self_test", "passed");
 	kv_end(&kv);
@@ -316,9 +393,12 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 /* Prove in a child that the kernel denies, then report; the caller flushes. */
 void probe(const struct policy *p, struct out *o)
 {
+	struct probe_env env = {.listener_len = 0};
 	struct verdict v;
 
-	run_self_test(p, &v);
+	if (p->kernel.fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
+		listen_pathname(&env);
+	run_self_test(p, &env, &v);
 	judge(&v);
 	report(o, p, &v);
 }

@@ -150,7 +150,7 @@ usage_error() {
 		assert_line --index 0 "Usage: landlock-run [OPTION]... -- COMMAND [ARG]..."
 		assert_line --index 1 "       landlock-run --probe [--json] [OPTION]..."
 		assert_line --index 2 "       landlock-run --help | --version"
-		for o in --ro --rw --ro-try --rw-try --tcp-bind --tcp-connect --no-tcp --scope \
+		for o in --ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp --scope \
 			--log-subprocesses --no-log --no-log-nested --abi --strict --probe --json \
 			--verbose --help --version; do
 			assert_output --regexp "(^|[ ,])$o( |$)"

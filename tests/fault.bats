@@ -46,7 +46,7 @@ refused() {
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- \
 		"$LR" --probe --rw "$OUT"
 	assert_success
-	assert_line --index 0 "landlock: fully enforced"
+	assert_line --index 0 "$(verdict_at "$KUSED")"
 }
 
 # A kernel without Landlock answers ENOSYS to every Landlock call.

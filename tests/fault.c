@@ -22,6 +22,11 @@
  *       answers X, or EINVAL with "none" (a kernel that predates the query),
  *       or the real kernel's value when --errata is not given. Every other
  *       call goes on to the real kernel, which still enforces what it gets.
+ *       Rights the real kernel lacks (asked of it bit by bit at the start)
+ *       are taken out of each ruleset and rule on the way, and a rule left
+ *       with none is answered 0 without the kernel: so an N newer than the
+ *       real ABI is a kernel that claims rights it does not enforce, which
+ *       the launcher's probe must catch.
  *
  * One multi-call binary: build it as "fault" and link "fakeabi" to it. In
  * supervised mode the exit status is COMMAND's (128+N when killed by signal
@@ -228,6 +233,7 @@ struct answer {
 	int fake_abi;	     /* fakeabi: > 0 */
 	int errata_mode;     /* 0 real kernel, 1 value, 2 EINVAL */
 	int64_t errata;
+	uint64_t real[3]; /* fakeabi: the fs, net and scope bits the kernel has */
 };
 
 /*
@@ -270,6 +276,71 @@ static int path_matches(const struct answer *a, const struct seccomp_notif *req)
 	       strcmp(buf, a->path) == 0;
 }
 
+/* fakeabi: each bit of each ruleset field that the real kernel accepts. */
+static void learn_real_rights(struct answer *a)
+{
+	int field, bit;
+
+	for (field = 0; field < 3; field++)
+		for (bit = 0; bit < 64; bit++) {
+			uint64_t attr[3] = {0, 0, 0};
+			long fd;
+
+			attr[field] = 1ULL << bit;
+			fd = syscall(__NR_landlock_create_ruleset, attr, sizeof attr, 0);
+			if (fd >= 0) {
+				a->real[field] |= attr[field];
+				close((int)fd);
+			}
+		}
+}
+
+/*
+ * fakeabi: takes the rights the real kernel lacks out of n u64 fields at
+ * addr in the target, field i against real[field[i]]. Returns the OR of
+ * what is left, or -1 when the target's memory cannot be read or written.
+ */
+static int64_t strip_rights(const struct answer *a, pid_t pid, uint64_t addr, int n,
+			    const int *field)
+{
+	uint64_t v[3], left = 0;
+	struct iovec local = {.iov_base = v, .iov_len = (size_t)n * sizeof v[0]};
+	struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = local.iov_len};
+	int i;
+
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t)local.iov_len)
+		return -1;
+	for (i = 0; i < n; i++) {
+		v[i] &= a->real[field[i]];
+		left |= v[i];
+	}
+	if (process_vm_writev(pid, &local, 1, &remote, 1, 0) != (ssize_t)local.iov_len)
+		return -1;
+	return (int64_t)(left & INT64_MAX);
+}
+
+/* fakeabi: a ruleset or rule goes on with only what the real kernel has. */
+static void strip_call(const struct answer *a, const struct seccomp_notif *req,
+		       struct seccomp_notif_resp *resp)
+{
+	static const int ruleset[] = {0, 1, 2}, path_rule[] = {0}, net_rule[] = {1};
+	pid_t pid = (pid_t)req->pid;
+	uint64_t size = req->data.args[1];
+
+	if (req->data.nr == __NR_landlock_create_ruleset) {
+		/* the fields the size covers, at most the three the kernel knows */
+		strip_rights(a, pid, req->data.args[0], (int)((size < 24 ? size : 24) / 8),
+			     ruleset);
+		return;
+	}
+	if (req->data.args[1] != LANDLOCK_RULE_PATH_BENEATH &&
+	    req->data.args[1] != LANDLOCK_RULE_NET_PORT)
+		return;
+	if (strip_rights(a, pid, req->data.args[2], 1,
+			 req->data.args[1] == LANDLOCK_RULE_NET_PORT ? net_rule : path_rule) == 0)
+		resp->flags = 0; /* nothing the kernel could enforce: a no-op rule */
+}
+
 static void answer(struct answer *a, const struct seccomp_notif *req,
 		   struct seccomp_notif_resp *resp)
 {
@@ -288,9 +359,12 @@ static void answer(struct answer *a, const struct seccomp_notif *req,
 		return;
 	}
 	/* Only the exact queries are faked; anything else, including a
-	 * malformed query, gets the real kernel's answer. */
-	if (req->data.nr != __NR_landlock_create_ruleset || !query)
+	 * malformed query, gets the real kernel's answer on what it has. */
+	if (req->data.nr != __NR_landlock_create_ruleset || !query) {
+		if (req->data.args[0] != 0)
+			strip_call(a, req, resp);
 		return;
+	}
 	if (flags == LANDLOCK_CREATE_RULESET_VERSION) {
 		resp->val = a->fake_abi;
 		resp->flags = 0;
@@ -553,7 +627,7 @@ static int main_fault(int argc, char **argv)
 
 static int main_fakeabi(int argc, char **argv)
 {
-	struct match m = {.nnrs = 1, .nrs = {__NR_landlock_create_ruleset}};
+	struct match m = {.nnrs = 2, .nrs = {__NR_landlock_create_ruleset, __NR_landlock_add_rule}};
 	struct answer a = {.fake_abi = 0};
 	uint64_t n;
 	int i = 2;
@@ -571,6 +645,7 @@ static int main_fakeabi(int argc, char **argv)
 			usage();
 		i += 2;
 	}
+	learn_real_rights(&a);
 	run_supervised(&m, &a, argv + command_start(argc, argv, i));
 }
 

@@ -42,9 +42,11 @@ require_landlock() {
 	skip "this kernel has no usable Landlock ($KABI)"
 }
 
-# require_abi N: skip where the kernel's own ABI is below N (never on ABI 7).
+# require_abi N: skip where the kernel's own ABI is below N, saying where it is
+# proven instead: the kernel matrix boots Debian's kernels up to ABI 10.
 require_abi() {
-	[ "$KABI" -ge "$1" ] 2>/dev/null || skip "needs Landlock ABI $1, the kernel has $KABI"
+	[ "$KABI" -ge "$1" ] 2>/dev/null ||
+		skip "needs Landlock ABI $1, the kernel has $KABI (proven on Linux 7.2, ABI 10, by make kernel-matrix)"
 }
 
 # out_dir: $OUT, an empty directory for the command to write in; $MARKER, the
@@ -98,4 +100,51 @@ stop_servers() {
 # have other prefixes).
 refute_launcher_line() {
 	if grep -q '^landlock-run: ' <<<"${stderr-}"; then fail "a failure line in: $stderr"; fi
+}
+
+# KUSED: the ABI a run uses here without --abi: the kernel's, at most the
+# newest the launcher knows.
+KUSED=$KABI
+[ "$KABI" -gt "$(abi_max)" ] 2>/dev/null && KUSED=$(abi_max)
+
+# FULL_ABI: from this ABI on every filesystem right the launcher knows is
+# handled, and the probe says "fully enforced" (the newest fs row of rights.sh).
+FULL_ABI=$(abi_max fs)
+
+# yes_from N USED: yes when ABI USED has what ABI N brought, else no.
+yes_from() { if [ "$2" -ge "$1" ]; then echo yes; else echo no; fi; }
+
+# verdict_at USED: the probe's first line at abi_used=USED.
+verdict_at() {
+	if [ "$1" -ge "$FULL_ABI" ]; then
+		echo "landlock: fully enforced"
+	else
+		echo "landlock: partially enforced (older ABI)"
+	fi
+}
+
+# proven_at USED: what the probe proves without policy options at abi_used=USED:
+# the three file checks, and a pathname socket from the ABI that confines it.
+proven_at() {
+	echo "read_dir,read_file,write_file$([ "$1" -ge "$(right_abi resolve_unix)" ] && echo ,resolve_unix)"
+}
+
+# probe_report ABI USED ERRATA [PROVEN]: the whole text report the probe must
+# print for a kernel of ABI used at USED, every key from tests/rights.sh.
+probe_report() {
+	local used=$2
+	verdict_at "$used"
+	echo "abi=$1"
+	echo "abi_used=$used"
+	echo "errata=$3"
+	echo "fs=$([ "$used" -ge "$FULL_ABI" ] && echo full || echo partial)"
+	echo "fs_handled=$(rights fs "$used")"
+	echo "fs_missing=$(rights_missing fs "$used")"
+	echo "pathname_sockets=$(yes_from "$(right_abi resolve_unix)" "$used")"
+	echo "tcp=$(yes_from "$(right_abi tcp_connect)" "$used")"
+	echo "scopes=$(rights scope "$used")"
+	echo "log_flags=$(yes_from "$(right_abi --no-log)" "$used")"
+	echo "unused=$(rights unused "$used")"
+	echo "proven=${4:-$(proven_at "$used")}"
+	echo "self_test=passed"
 }

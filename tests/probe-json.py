@@ -10,9 +10,9 @@ Exits non-zero naming the first difference.
 import json
 import sys
 
-KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "fs_handled", "fs_missing",
-        "tcp", "scopes", "log_flags", "proven", "self_test"}
-LISTS = ("fs_handled", "fs_missing", "scopes", "proven")
+LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven")
+BOOLS = ("pathname_sockets", "tcp", "log_flags")
+KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "self_test", *LISTS, *BOOLS}
 
 
 def load(raw):
@@ -25,7 +25,7 @@ def valid(raw):
     assert KEYS <= set(j), KEYS - set(j)
     assert j["self_test"] == "passed" and j["enforcement"] in ("full", "partial")
     assert all(type(j[k]) is list for k in LISTS)
-    assert type(j["tcp"]) is bool and type(j["log_flags"]) is bool
+    assert all(type(j[k]) is bool for k in BOOLS)
     assert type(j["errata"]) in (int, type(None)) and type(j["abi"]) is int, "abi/errata are not numbers"
     print("valid")
 
@@ -42,12 +42,12 @@ def same(text, raw):
                         "landlock: partially enforced (older ABI)": "partial"}[lines[0]],
         "errata": None if t["errata"] == "unknown" else int(t["errata"], 16),
         "fs": t["fs"],
-        "tcp": yesno[t["tcp"]],
-        "log_flags": yesno[t["log_flags"]],
         "self_test": t["self_test"],
     }
     for key in LISTS:
         want[key] = t[key].split(",") if t[key] else []
+    for key in BOOLS:
+        want[key] = yesno[t[key]]
     for key in sorted(set(want) | set(j)):
         if want.get(key, "<absent>") != j.get(key, "<absent>"):
             sys.exit("key %s: text says %r, JSON says %r"

@@ -25,6 +25,7 @@
  *   tryop ulisten NAME           UNIX stream listener; @NAME is abstract
  *   tryop uconnect NAME          connect to it
  *   tryop uself                  abstract listener and a connect to it, here
+ *   tryop uself-path PATH        the same with a pathname socket made at PATH
  *   tryop abi                    the kernel's Landlock ABI version, e.g. "7"
  *   tryop errata                 its errata bitmask as the probe prints it, e.g. "0x7"
  *   tryop elf FILE               one line of facts from FILE's ELF header, e.g.
@@ -411,6 +412,12 @@ static int op_uself(char **a)
 	return unix_connect(name);
 }
 
+static int op_uself_path(char **a)
+{
+	unix_listen(a[0]);
+	return unix_connect(a[0]);
+}
+
 static int op_abi(char **a)
 {
 	(void)a;
@@ -450,6 +457,7 @@ static const struct op {
 	{"ulisten", 1, op_ulisten},
 	{"uconnect", 1, op_uconnect},
 	{"uself", 0, op_uself},
+	{"uself-path", 1, op_uself_path},
 	{"abi", 0, op_abi},
 	{"errata", 0, op_errata},
 	{"elf", 1, op_elf},

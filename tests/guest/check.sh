@@ -47,6 +47,7 @@ probe_rights          1
 probe_self_test       1
 probe_json            1
 abi_option            1
+probe_clean           1
 write_denied          1
 write_granted         1
 read_confined         1
@@ -58,5 +59,6 @@ log_option            1
 tcp_connect           4
 tcp_bind              4
 scope_signal          6
+unix_socket           1
 TABLE
 echo LRDONE

@@ -59,7 +59,7 @@ option() {
 		want_absent "$ran"
 	fi
 }
-c_strict() { option strict 5 --strict; }
+c_strict() { option strict "$(abi_max fs)" --strict; }
 c_tcp_option() { option tcp 4 --tcp-connect 80; }
 c_scope_option() { option scope 6 --scope signal; }
 c_log_option() { option log 7 --no-log; }
@@ -85,4 +85,35 @@ c_scope_signal() {
 	want_err 'Operation not permitted'
 	r $LR --rw $T/ok -- kill -0 1
 	want_rc 0 # control: without the scope the same signal check is allowed
+}
+# A pathname socket made outside the sandbox (tryop listens before any launcher
+# runs): from ABI 9 unreachable without a grant and reachable with --unix (the
+# socket or its directory) or --rw; before ABI 9 reachable whatever the policy,
+# and --unix harmless. A socket made inside stays reachable; --abi 8 on an ABI 9+
+# kernel behaves as ABI 8.
+c_unix_socket() {
+	sock=$T/no/sock
+	tryop ulisten $sock >$T/ulisten.out 2>&1 &
+	server=$!
+	i=0
+	while [ "$(cat $T/ulisten.out)" != ready ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	r tryop uconnect $sock
+	[ "$out" = ok ] || no "control: connect without the launcher printed [$out]"
+	if at_least "$(right_abi resolve_unix)"; then want=EACCES; else want=ok; fi
+	for policy in "--rw $T/ok" "--ro / --ro $T/no" "--unix $T/ok"; do
+		r $LR $policy -- tryop uconnect $sock
+		[ "$out" = $want ] || no "$policy: connect printed [$out], want $want"
+	done
+	for policy in "--unix $sock" "--unix $T/no" "--rw $T/no" "--ro / --unix $sock"; do
+		r $LR $policy -- tryop uconnect $sock
+		[ "$out" = ok ] || no "$policy: connect printed [$out], want ok"
+	done
+	r $LR --rw $T/ok -- tryop uself-path $T/ok/inside
+	[ "$out" = ok ] || no "a socket made inside: connect printed [$out], want ok"
+	if at_least "$(right_abi resolve_unix)"; then
+		r $LR --abi $(($(right_abi resolve_unix) - 1)) -- tryop uconnect $sock
+		[ "$out" = ok ] || no "--abi $(($(right_abi resolve_unix) - 1)): connect printed [$out], want ok"
+	fi
+	kill $server
+	wait $server 2>/dev/null
 }

@@ -7,13 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { env, importIn, installed, kernelAbi, scratch } from './lib.mjs';
+import { env, FULL_ABI, importIn, installed, kernelAbi, scratch } from './lib.mjs';
 
 const app = installed('api');
 const consumer = join(env.LR_ROOT, 'npm', 'test', 'rehearsal', 'consumer');
 for (const f of readdirSync(consumer)) copyFileSync(join(consumer, f), join(app, f));
 const lr = await importIn(app);
-const verdict = kernelAbi >= 5 ? 'full' : kernelAbi > 0 ? 'partial' : 'unusable';
+const verdict = kernelAbi >= FULL_ABI ? 'full' : kernelAbi > 0 ? 'partial' : 'unusable';
 const MODES = ['--probe', '--json', '--help', '--version']; // what a run does, not its policy
 
 test('API = CLI: every option of the installed `landlock-run --help` is a field of POLICY_OPTIONS', () => {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { env, importIn, installed, kernelAbi, scratch } from './lib.mjs';
+import { env, FULL_ABI, importIn, installed, kernelAbi, scratch } from './lib.mjs';
 
 const app = installed('compat');
 // the workspace-write mode grants /tmp, where the scratch dir is: these go elsewhere
@@ -15,7 +15,7 @@ const places = mkdtempSync('/var/tmp/landlock-run-rehearsal-');
 after(() => rmSync(places, { recursive: true, force: true }));
 const place = (name) => mkdtempSync(join(places, `${name}-`));
 const { grantArgs, launcherPath, probe, LAUNCHER_BIN, LAUNCHER_FAILURE_EXIT } = await importIn(app, 'compat.js');
-const expected = kernelAbi >= 5 ? 'full' : 'partial';
+const expected = kernelAbi >= FULL_ABI ? 'full' : 'partial';
 const modes = {
 	readOnly: () => grantArgs({ readOnly: ['/'], readWrite: ['/dev/null'] }),
 	workspaceWrite: (workspace) => grantArgs({ readOnly: ['/'], readWrite: ['/dev/null', '/tmp', workspace] }),

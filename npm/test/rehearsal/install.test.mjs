@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { env, importIn, kernelAbi, npm, project, scratch, tarball } from './lib.mjs';
+import { env, FULL_ABI, importIn, kernelAbi, KNOWN_ABI, npm, project, scratch, tarball } from './lib.mjs';
 
 const { LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_NATIVE, LR_FOREIGN, LR_ROOT } = env;
 const app = project('app');
@@ -40,13 +40,13 @@ test('launcherPath(): exists, executable, byte-identical to the tested build', (
 	assert.ok(readFileSync(p).equals(readFileSync(LR_BUILD_BINARY)), `${p} differs from ${LR_BUILD_BINARY}`);
 });
 
-test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= 5 ? 'full' : 'partial'}`, async () => {
+test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= FULL_ABI ? 'full' : 'partial'}`, async () => {
 	const p = await lr.probe();
 	assert.equal(p.error, null);
 	assert.equal(p.enforced, true);
 	assert.equal(p.abi, kernelAbi);
-	assert.equal(p.abiUsed, Math.min(kernelAbi, 7));
-	assert.equal(p.enforcement, kernelAbi >= 5 ? 'full' : 'partial');
+	assert.equal(p.abiUsed, Math.min(kernelAbi, KNOWN_ABI));
+	assert.equal(p.enforcement, kernelAbi >= FULL_ABI ? 'full' : 'partial');
 	assert.equal(p.tcp, kernelAbi >= 4);
 	assert.deepEqual(p.scopes, kernelAbi >= 6 ? ['abstract-unix', 'signal'] : []);
 });
@@ -117,7 +117,7 @@ test('the entry package\'s sh launcher, run by its own path, execs the same bina
 test('npx landlock-run --probe / --version / a run work from the installed bin', () => {
 	const probe = spawnSync('npx', ['--offline', 'landlock-run', '--probe'], { cwd: app, encoding: 'utf8' });
 	assert.equal(probe.status, 0, probe.stderr);
-	assert.equal(probe.stdout, `landlock: ${kernelAbi >= 5 ? 'fully enforced' : 'partially enforced (older ABI)'}\n`);
+	assert.equal(probe.stdout, `landlock: ${kernelAbi >= FULL_ABI ? 'fully enforced' : 'partially enforced (older ABI)'}\n`);
 	const version = spawnSync('npx', ['--offline', 'landlock-run', '--version'], { cwd: app, encoding: 'utf8' });
 	assert.equal(version.stdout, `landlock-run ${LR_VERSION}\n`);
 	const run = spawnSync('npx', ['--offline', 'landlock-run', '--ro', '/', '--', 'sh', '-c', 'exit 7'], { cwd: app, encoding: 'utf8' });
@@ -133,7 +133,7 @@ test('the README example runs as written', () => {
 	const r = spawnSync(process.execPath, ['example.mjs'], { cwd: app, encoding: 'utf8' });
 	try {
 		assert.equal(r.status, 0, r.stderr);
-		assert.match(r.stdout, new RegExp(`^Landlock: ${kernelAbi >= 5 ? 'full' : 'partial'} \\(ABI ${kernelAbi}\\)\n`));
+		assert.match(r.stdout, new RegExp(`^Landlock: ${kernelAbi >= FULL_ABI ? 'full' : 'partial'} \\(ABI ${kernelAbi}\\)\n`));
 		assert.match(r.stdout, /\nexit 2: sh: 1: cannot create \/tmp\/landlock-run-denied\.txt: Permission denied\n$/);
 		assert.equal(readFileSync(join(app, 'granted.txt'), 'utf8'), 'ok\n');
 		assert.ok(!existsSync(denied), 'the denied write landed');

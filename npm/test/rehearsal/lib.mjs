@@ -7,7 +7,7 @@
 //   binary under qemu-user (no Landlock), LR_TOOLS: node_modules of scripts/setup.sh's npm
 //   tools (typescript, @types/node, Node 18).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -15,6 +15,13 @@ const names = ['LR_DIST', 'LR_WORK', 'LR_ROOT', 'LR_VERSION', 'LR_BUILD_BINARY',
 for (const k of names) if (!process.env[k]) throw new Error(`${k} is not set: run scripts/npm-rehearsal.sh`);
 export const env = process.env;
 export const kernelAbi = Number(env.LR_KERNEL_ABI);
+// From the one table of rights per ABI (tests/rights.sh, rows "KIND NAME ABI"): the ABI
+// from which the probe says full (its newest filesystem right) and the newest it knows.
+const rights = readFileSync(join(env.LR_ROOT, 'tests', 'rights.sh'), 'utf8')
+	.match(/^[a-z]+ \S+ \d+$/gm).map((row) => row.split(' '));
+const newest = (rows) => Math.max(...rows.map(([, , abi]) => Number(abi)));
+export const FULL_ABI = newest(rights.filter(([kind]) => kind === 'fs'));
+export const KNOWN_ABI = newest(rights);
 export const tarball = (name) => join(env.LR_DIST,
 	name === 'landlock-run' ? `landlock-run-${env.LR_VERSION}.tgz` : `landlock-run-${name}-${env.LR_VERSION}.tgz`);
 
