@@ -168,5 +168,5 @@ watch() {
 	refute_line --regexp '^denial: '
 	# the control: a denial of the command's own is logged
 	watch --rw work --log-subprocesses -- "$TRYOP" truncate "$SECRET"
-	assert_line --regexp '^denial: '"
+	assert_line --regexp '^denial: '
 }

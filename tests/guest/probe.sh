@@ -22,10 +22,13 @@ proven_at() {
 }
 
 c_probe() {
-	if at_least 5; then want='landlock: fully enforced'; else want='landlock: partially enforced (older ABI)'; fi
 	r $LR --probe
 	want_rc 0
 	[ -z "$err" ] || no "stderr [$err]"
+	[ "$out" = "$(verdict_at "$U")" ] || no "--probe printed [$out], want exactly [$(verdict_at "$U")]"
+	r $LR --probe -v
+	probe=$out
+	want_rc 0
 	echo "LRINFO abi=$(key abi) errata=$(key errata)"
 }
 # probe_abi USED: the verdict and ABI keys of $probe, for the ABI in use USED
@@ -64,7 +67,7 @@ c_probe_json() {
 c_abi_option() {
 	n=1
 	while [ "$n" -le "$U" ]; do
-		r $LR --abi $n --probe
+		r $LR --abi $n --probe -v
 		probe=$out
 		want_rc 0
 		probe_abi $n
