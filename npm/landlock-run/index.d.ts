@@ -21,6 +21,12 @@ export interface Policy {
 	/** Like `rw`, but a missing path is skipped: `--rw-try PATH`. */
 	rwTry?: readonly string[];
 	/**
+	 * Connecting to the UNIX socket at each path, or to those beneath each directory:
+	 * `--unix PATH`. From Landlock ABI 9 every other pathname socket made outside the sandbox
+	 * is out of reach (as writes are); below ABI 9 all are reachable and this changes nothing.
+	 */
+	unix?: readonly string[];
+	/**
 	 * TCP ports the command may bind, one `--tcp-bind N` per port (integers 0..65535).
 	 * `'none'` or an empty array both mean "confine bind, allow no port" (`--tcp-bind none`).
 	 * Leave it undefined to not confine bind at all. Needs Landlock ABI 4.
@@ -42,7 +48,7 @@ export interface Policy {
 	keepCaps?: boolean;
 	/** Behave as if the kernel's Landlock ABI were min(abi, real): `--abi N`. A positive integer. */
 	abi?: number;
-	/** `--strict`: refuse to run (status 125) unless every filesystem right is enforced. */
+	/** `--strict`: refuse to run (status 125) unless every filesystem right is enforced (ABI 9+). */
 	strict?: boolean;
 	/** `--verbose`: the launcher prints the effective policy to stderr (`landlock-run policy: ` lines). */
 	verbose?: boolean;
@@ -137,6 +143,8 @@ export interface ProbeEnforced {
 	abiUsed: number;
 	/** The kernel's Landlock errata bitmask; null when the kernel does not say. */
 	errata: number | null;
+	/** Whether connecting to pathname UNIX sockets made outside the sandbox is confined (ABI >= 9). */
+	pathnameSockets: boolean;
 	/** Whether TCP bind/connect can be confined (ABI >= 4). */
 	tcp: boolean;
 	/** The scopes that can be confined (ABI >= 6). */
@@ -152,6 +160,7 @@ export interface ProbeUnusable {
 	abi: null;
 	abiUsed: null;
 	errata: null;
+	pathnameSockets: false;
 	tcp: false;
 	scopes: [];
 	code: ProbeErrorCode;

@@ -3,7 +3,6 @@
 // grantArgs() emits them (also the order of Policy in index.d.ts and of the README).
 //
 // Adding a CLI option to the API is one row here and one field in Policy (index.d.ts), e.g.
-//   ['unix', '--unix', list(path)]           issue 11: pathname UNIX sockets
 //   ['udpBind', '--udp-bind', ports]         issue 11 (ports also take 'A-B' ranges then:
 //                                            change port() below, once, for TCP and UDP)
 //   ['newSession', '--new-session', flag]    issue 12, likewise dieWithParent, closeFds,
@@ -62,6 +61,7 @@ const FIELDS = [
 	['rw', '--rw', list(path)],
 	['roTry', '--ro-try', list(path)],
 	['rwTry', '--rw-try', list(path)],
+	['unix', '--unix', list(path)],
 	['tcpBind', '--tcp-bind', ports],
 	['tcpConnect', '--tcp-connect', ports],
 	['noTcp', '--no-tcp', flag],

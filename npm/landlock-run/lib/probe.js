@@ -10,7 +10,8 @@ const FAILURE_PREFIX = 'landlock-run: ';
 const MAX_OUTPUT = 1 << 20;
 
 const unusable = (code, error) => ({
-	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, tcp: false, scopes: [], code, error,
+	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, scopes: [],
+	code, error,
 });
 const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
 
@@ -55,6 +56,7 @@ function interpret(run, { file, timeoutMs }) {
 		abi: facts.abi,
 		abiUsed: facts.abi_used,
 		errata: Number.isInteger(facts.errata) ? facts.errata : null,
+		pathnameSockets: facts.pathname_sockets === true,
 		tcp: facts.tcp === true,
 		scopes: Array.isArray(facts.scopes) ? facts.scopes.filter((s) => typeof s === 'string') : [],
 		code: null,

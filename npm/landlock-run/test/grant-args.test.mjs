@@ -18,10 +18,10 @@ test('options come in the fixed order whatever the key order of the policy', () 
 	const policy = {
 		verbose: true, strict: true, abi: 4, keepCaps: true, noLogNested: true, noLog: true, logSubprocesses: true,
 		scopes: ['signal', 'abstract-unix'], tcpConnect: [443, 80],
-		tcpBind: [8080], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
+		tcpBind: [8080], unix: ['/run/s', '/run/d'], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
 	};
 	assert.deepEqual(grantArgs(policy), [
-		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry',
+		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry', '--unix', '/run/s', '--unix', '/run/d',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
 		'--scope', 'signal', '--scope', 'abstract-unix', '--log-subprocesses', '--no-log', '--no-log-nested',
 		'--keep-caps', '--abi', '4', '--strict', '--verbose',
@@ -31,7 +31,7 @@ test('options come in the fixed order whatever the key order of the policy', () 
 
 test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits them', () => {
 	assert.deepEqual(Object.entries(POLICY_OPTIONS), [
-		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'],
+		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['unix', '--unix'],
 		['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'], ['scopes', '--scope'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
 		['keepCaps', '--keep-caps'], ['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
@@ -72,6 +72,8 @@ const bad = {
 	'undefined path': { rwTry: [undefined] },
 	'path with NUL': { roTry: ['/tmp\0/x'] },
 	'path "--"': { rw: ['--'] },
+	'unix as a string': { unix: '/run/s' },
+	'empty unix path': { unix: [''] },
 	'port above 65535': { tcpBind: [65536] },
 	'negative port': { tcpConnect: [-1] },
 	'fractional port': { tcpBind: [80.5] },

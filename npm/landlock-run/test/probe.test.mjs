@@ -7,27 +7,28 @@ import { cleanup, fakeInstall, fakeLauncher, tempDir } from './helpers.mjs';
 
 after(cleanup);
 
-const FULL = '{"abi":7,"abi_used":7,"enforcement":"full","errata":7,"fs":"full",' +
-	'"fs_handled":["execute","write_file"],"fs_missing":[],"tcp":true,' +
-	'"scopes":["abstract-unix","signal"],"log_flags":true,' +
-	'"proven":["read_dir","read_file","write_file"],"self_test":"passed"}';
+const FULL = '{"abi":10,"abi_used":10,"enforcement":"full","errata":15,"fs":"full",' +
+	'"fs_handled":["execute","write_file"],"fs_missing":[],"pathname_sockets":true,"tcp":true,' +
+	'"scopes":["abstract-unix","signal"],"log_flags":true,"unused":["tsync","quiet"],' +
+	'"proven":["read_dir","read_file","write_file","resolve_unix"],"self_test":"passed"}';
 const PARTIAL = '{"abi":2,"abi_used":2,"enforcement":"partial","errata":null,"fs":"partial",' +
-	'"fs_handled":["execute"],"fs_missing":["truncate","ioctl_dev"],"tcp":false,"scopes":[],' +
-	'"log_flags":false,"proven":["read_dir","read_file","write_file"],"self_test":"passed"}';
+	'"fs_handled":["execute"],"fs_missing":["truncate","ioctl_dev","resolve_unix"],' +
+	'"pathname_sockets":false,"tcp":false,"scopes":[],"log_flags":false,"unused":[],' +
+	'"proven":["read_dir","read_file","write_file"],"self_test":"passed"}';
 
 test('probe: full enforcement', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
 	assert.deepEqual(r, {
-		enforced: true, enforcement: 'full', abi: 7, abiUsed: 7, errata: 7, tcp: true,
-		scopes: ['abstract-unix', 'signal'], code: null, error: null,
+		enforced: true, enforcement: 'full', abi: 10, abiUsed: 10, errata: 15, pathnameSockets: true,
+		tcp: true, scopes: ['abstract-unix', 'signal'], code: null, error: null,
 	});
 });
 
 test('probe: partial enforcement on an old ABI, errata unknown', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
 	assert.deepEqual(r, {
-		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, tcp: false,
-		scopes: [], code: null, error: null,
+		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, pathnameSockets: false,
+		tcp: false, scopes: [], code: null, error: null,
 	});
 });
 
@@ -39,7 +40,10 @@ test('probe: passes --probe --json and the policy options', async () => {
 		['--probe', '--json', '--ro', '/', '--tcp-bind', '80', '--scope', 'signal', '--abi', '6', '--strict']);
 });
 
-const unusableShape = { enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, tcp: false, scopes: [] };
+const unusableShape = {
+	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false,
+	scopes: [],
+};
 
 test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line', async () => {
 	const line = 'landlock-run: Landlock is not supported by this kernel (ENOSYS)';

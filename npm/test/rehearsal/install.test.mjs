@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { env, FULL_ABI, importIn, kernelAbi, KNOWN_ABI, npm, project, scratch, tarball } from './lib.mjs';
+import { env, FULL_ABI, importIn, kernelAbi, KNOWN_ABI, npm, project, rightAbi, scratch, tarball } from './lib.mjs';
 
 const { LR_DIST, LR_WORK, LR_VERSION, LR_BUILD_BINARY, LR_NATIVE, LR_FOREIGN, LR_ROOT } = env;
 const app = project('app');
@@ -47,6 +47,7 @@ test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= FULL_ABI ? 'f
 	assert.equal(p.abi, kernelAbi);
 	assert.equal(p.abiUsed, Math.min(kernelAbi, KNOWN_ABI));
 	assert.equal(p.enforcement, kernelAbi >= FULL_ABI ? 'full' : 'partial');
+	assert.equal(p.pathnameSockets, kernelAbi >= rightAbi('resolve_unix'));
 	assert.equal(p.tcp, kernelAbi >= 4);
 	assert.deepEqual(p.scopes, kernelAbi >= 6 ? ['abstract-unix', 'signal'] : []);
 });

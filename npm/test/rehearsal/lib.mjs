@@ -22,6 +22,7 @@ const rights = readFileSync(join(env.LR_ROOT, 'tests', 'rights.sh'), 'utf8')
 const newest = (rows) => Math.max(...rows.map(([, , abi]) => Number(abi)));
 export const FULL_ABI = newest(rights.filter(([kind]) => kind === 'fs'));
 export const KNOWN_ABI = newest(rights);
+export const rightAbi = (name) => newest(rights.filter(([, right]) => right === name));
 export const tarball = (name) => join(env.LR_DIST,
 	name === 'landlock-run' ? `landlock-run-${env.LR_VERSION}.tgz` : `landlock-run-${name}-${env.LR_VERSION}.tgz`);
 
