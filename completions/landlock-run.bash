@@ -17,7 +17,7 @@ _landlock_run() {
 		return
 	done
 	case $prev in
-	--ro | --rw | --ro-try | --rw-try)
+	--ro | --rw | --ro-try | --rw-try | --unix)
 		compopt -o filenames
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
@@ -32,7 +32,7 @@ _landlock_run() {
 		COMPREPLY=()
 		return ;;
 	esac
-	local options='--ro --rw --ro-try --rw-try --tcp-bind --tcp-connect --no-tcp --scope
+	local options='--ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp --scope
 		--log-subprocesses --no-log --no-log-nested --keep-caps --abi --strict --probe --json
 		-v --verbose -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
