@@ -53,6 +53,17 @@ __attribute__((constructor)) static void sanitizer_report_fd(void)
 	 * status still tells. */
 	if (!path || (fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0)
 		return;
+	/* With stdin, stdout or stderr closed (tests do that), the file would
+	 * take its number and catch what the launcher writes there: move it
+	 * above 2, leaving the caller's closed descriptor closed. */
+	if (fd < 3) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		if (high < 0)
+			return;
+		fd = high;
+	}
 	__sanitizer_set_report_fd((void *)(intptr_t)fd);
 	report_fd = fd;
 	if (atexit(free_descriptors))
