@@ -16,7 +16,7 @@ $(error no platform/*.env entry has ARCH=$(ARCH))
 endif
 include $(PLATFORM)
 
-SRCS   := landlock-run.c probe.c grants.c abi.c inherit.c out.c
+SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c inherit.c out.c
 HDRS   := landlock.h landlock-run.h
 CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \

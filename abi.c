@@ -186,7 +186,7 @@ void plan_policy(struct policy *p, int kernel_abi)
 	k->attr_size = attr_size(k->abi);
 }
 
-uint64_t parse_scopes(const char *list)
+uint64_t parse_scopes(const char *list, const char *at)
 {
 	uint64_t scopes = 0;
 	const struct name *n;
@@ -199,9 +199,9 @@ uint64_t parse_scopes(const char *list)
 			if (strlen(n->name) == len && strncmp(s, n->name, len) == 0)
 				break;
 		if (!n->name)
-			die("--scope: unknown scope '%.*s' in '%s' (known: signal, "
+			die("--scope: unknown scope '%.*s' in '%s'%s (known: signal, "
 			    "abstract-unix)",
-			    (int)len, s, list);
+			    (int)len, s, list, at);
 		scopes |= n->bit;
 		if (s[len] == '\0')
 			return scopes;

@@ -40,16 +40,18 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 
 /* The bad item, and the whole list only when it says more than the item. */
 __attribute__((noreturn)) static void bad_port(const char *option, const char *list,
-					       const char *item, size_t len)
+					       const char *item, size_t len, const char *at)
 {
 	if (len == strlen(list))
-		die("%s: invalid port '%s' (a port is 0 to 65535; or 'none' alone)", option, list);
-	die("%s: invalid port '%.*s' in '%s' (a port is 0 to 65535; or 'none' alone)", option,
-	    (int)len, item, list);
+		die("%s: invalid port '%s'%s (a port is 0 to 65535; or 'none' alone)", option, list,
+		    at);
+	die("%s: invalid port '%.*s' in '%s'%s (a port is 0 to 65535; or 'none' alone)", option,
+	    (int)len, item, list, at);
 }
 
-/* PORTS is a comma list of decimal ports 0..65535, or "none". */
-void add_ports(struct ports *ports, const char *option, const char *list)
+/* PORTS is a comma list of decimal ports 0..65535, or "none"; AT says where
+ * it came from, for the error message. */
+void add_ports(struct ports *ports, const char *option, const char *list, const char *at)
 {
 	const char *s = list;
 
@@ -65,7 +67,7 @@ void add_ports(struct ports *ports, const char *option, const char *list)
 		errno = 0;
 		port = strtoul(s, &end, 10);
 		if (s[0] < '0' || s[0] > '9' || errno || port > 65535 || end != s + len)
-			bad_port(option, list, s, len);
+			bad_port(option, list, s, len, at);
 		ports->bits[port / 64] |= 1ULL << (port % 64);
 		if (s[len] == '\0')
 			return;

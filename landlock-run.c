@@ -58,6 +58,8 @@ static const char usage_text[] =
 	"  --json               with --probe, print one JSON object\n"
 	"  -v, --verbose        print the effective policy to stderr before running;\n"
 	"                       with --probe, also the whole report on stdout\n"
+	"  @FILE                before --: the arguments in FILE, one per line (lines\n"
+	"                       empty or starting with # are skipped)\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
 	"\n"
@@ -116,12 +118,24 @@ static void print_stdout(const char *text)
 	flush_stdout(&o);
 }
 
-/* The text of the option getopt_long just returned, as the user wrote it. */
-static const char *option_text(char **argv)
+/* The index in argv of the option getopt_long just returned. */
+static int option_index(char **argv)
 {
 	if (optarg && optind >= 2 && optarg == argv[optind - 1])
-		return argv[optind - 2];
-	return argv[optind - 1];
+		return optind - 2;
+	return optind - 1;
+}
+
+/* The text of that option, as the user wrote it. */
+static const char *option_text(char **argv)
+{
+	return argv[option_index(argv)];
+}
+
+/* " (@FILE line N)" when argument I came from an argument file, else "". */
+static const char *where(const char **from, int i)
+{
+	return from ? from[i] : "";
 }
 
 /*
@@ -129,13 +143,13 @@ static const char *option_text(char **argv)
  * that is unambiguous today can change meaning when an option is added, so
  * a script's command line must spell options out.
  */
-static void check_spelling(char **argv, const struct option *opt)
+static void check_spelling(char **argv, const struct option *opt, const char *at)
 {
 	const char *text = option_text(argv) + 2;
 	size_t len = strcspn(text, "=");
 
 	if (strlen(opt->name) != len)
-		die("option --%.*s is abbreviated: write --%s", (int)len, text, opt->name);
+		die("option --%.*s is abbreviated: write --%s%s", (int)len, text, opt->name, at);
 }
 
 /* A short-option cluster of this table, such as -v or -vh. */
@@ -149,17 +163,18 @@ static int is_short_cluster(const char *arg)
  * $DIR, "--rw-try $DIR --no-tcp" would grant a path named --no-tcp and leave
  * TCP open. "--" is one of them, so "--ro -- cmd" never grants "--".
  */
-static void check_argument(char **argv)
+static void check_argument(char **argv, const char *at)
 {
 	const char *opt = option_text(argv);
 	int len = (int)strcspn(opt, "=");
 
 	if (optarg[0] == '\0')
-		die("option %.*s needs an argument, got '' (try 'landlock-run --help')", len, opt);
+		die("option %.*s needs an argument, got ''%s (try 'landlock-run --help')", len, opt,
+		    at);
 	if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))
-		die("option %.*s needs an argument, got the option '%s' (a path that starts "
+		die("option %.*s needs an argument, got the option '%s'%s (a path that starts "
 		    "with - is written ./%s)",
-		    len, opt, optarg, optarg);
+		    len, opt, optarg, at, optarg);
 }
 
 /* Levenshtein distance between A and the first N bytes of B, both short. */
@@ -215,35 +230,35 @@ static const char *nearest_option(const char *name, size_t n)
 	return best ? best->name : NULL;
 }
 
-static void unknown_long_option(const char *text)
+static void unknown_long_option(const char *text, const char *at)
 {
 	size_t n = strcspn(text, "=");
 	const char *near = nearest_option(text + 2, n - 2);
 
 	if (near)
-		die("unknown option %.*s (did you mean --%s?)", (int)n, text, near);
-	die("unknown option %.*s (try 'landlock-run --help')", (int)n, text);
+		die("unknown option %.*s%s (did you mean --%s?)", (int)n, text, at, near);
+	die("unknown option %.*s%s (try 'landlock-run --help')", (int)n, text, at);
 }
 
 /* musl and glibc set optopt to 0 for an unknown long option, to the
  * option's value for a long option given an argument it does not take, and
  * to the character for an unknown short option, which may sit in a cluster
  * after the element argv[optind - 1] names. */
-static void bad_option(int c, char **argv)
+static void bad_option(int c, char **argv, const char *at)
 {
 	const char *text = argv[optind - 1];
 	int len = (int)strcspn(text, "=");
 
 	if (c == ':')
-		die("option %s needs an argument (try 'landlock-run --help')", text);
+		die("option %s needs an argument%s (try 'landlock-run --help')", text, at);
 	if (optopt == 0)
-		unknown_long_option(text);
+		unknown_long_option(text, at);
 	if (optopt < 256 && !strchr("hvV", optopt))
-		die("unknown option -%c (try 'landlock-run --help')", optopt);
-	die("option %.*s takes no argument (try 'landlock-run --help')", len, text);
+		die("unknown option -%c%s (try 'landlock-run --help')", optopt, at);
+	die("option %.*s takes no argument%s (try 'landlock-run --help')", len, text, at);
 }
 
-static int parse_abi(const char *text)
+static int parse_abi(const char *text, const char *at)
 {
 	char *end;
 	unsigned long n;
@@ -251,12 +266,12 @@ static int parse_abi(const char *text)
 	errno = 0;
 	n = strtoul(text, &end, 10);
 	if (text[0] < '0' || text[0] > '9' || *end || errno || n < 1 || n > ABI_KNOWN)
-		die("--abi: invalid ABI version '%s' (this landlock-run knows ABI 1 to %d)", text,
-		    ABI_KNOWN);
+		die("--abi: invalid ABI version '%s'%s (this landlock-run knows ABI 1 to %d)", text,
+		    at, ABI_KNOWN);
 	return (int)n;
 }
 
-static void apply_option(struct request *r, int id, const char *arg)
+static void apply_option(struct request *r, int id, const char *arg, const char *at)
 {
 	switch (id) {
 	case OPT_RO: add_grant(r, "--ro", arg, GRANT_RO, 0); break;
@@ -264,17 +279,17 @@ static void apply_option(struct request *r, int id, const char *arg)
 	case OPT_RO_TRY: add_grant(r, "--ro-try", arg, GRANT_RO, 1); break;
 	case OPT_RW_TRY: add_grant(r, "--rw-try", arg, GRANT_RW, 1); break;
 	case OPT_UNIX: add_grant(r, "--unix", arg, GRANT_UNIX, 0); break;
-	case OPT_TCP_BIND: add_ports(r->tcp_bind, "--tcp-bind", arg); break;
-	case OPT_TCP_CONNECT: add_ports(r->tcp_connect, "--tcp-connect", arg); break;
+	case OPT_TCP_BIND: add_ports(r->tcp_bind, "--tcp-bind", arg, at); break;
+	case OPT_TCP_CONNECT: add_ports(r->tcp_connect, "--tcp-connect", arg, at); break;
 	case OPT_NO_TCP:
-		add_ports(r->tcp_bind, "--no-tcp", "none");
-		add_ports(r->tcp_connect, "--no-tcp", "none");
+		add_ports(r->tcp_bind, "--no-tcp", "none", at);
+		add_ports(r->tcp_connect, "--no-tcp", "none", at);
 		break;
-	case OPT_SCOPE: r->scopes |= parse_scopes(arg); break;
+	case OPT_SCOPE: r->scopes |= parse_scopes(arg, at); break;
 	case OPT_LOG_SUBPROCESSES: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON; break;
 	case OPT_NO_LOG: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF; break;
 	case OPT_NO_LOG_NESTED: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF; break;
-	case OPT_ABI: r->abi_limit = parse_abi(arg); break;
+	case OPT_ABI: r->abi_limit = parse_abi(arg, at); break;
 	case OPT_STRICT: r->strict = 1; break;
 	case OPT_PROBE: r->probe = 1; break;
 	case OPT_JSON: r->json = 1; break;
@@ -286,7 +301,7 @@ static void apply_option(struct request *r, int id, const char *arg)
 }
 
 /* Cross-option checks, each with its own message. */
-static void check_command(struct request *r, int argc, char **argv)
+static void check_command(struct request *r, int argc, char **argv, const char **from)
 {
 	int dashdash = optind >= 2 && strcmp(argv[optind - 1], "--") == 0;
 
@@ -298,9 +313,9 @@ static void check_command(struct request *r, int argc, char **argv)
 	if (r->probe)
 		return;
 	if (!dashdash && optind < argc)
-		die("missing -- before the command '%s' (usage: landlock-run [OPTION]... -- "
+		die("missing -- before the command '%s'%s (usage: landlock-run [OPTION]... -- "
 		    "COMMAND [ARG]...)",
-		    argv[optind]);
+		    argv[optind], where(from, optind));
 	if (optind == argc)
 		die("no command given after %s (usage: landlock-run [OPTION]... -- COMMAND "
 		    "[ARG]...)",
@@ -332,6 +347,7 @@ static void allocate(struct request *r, size_t nargs)
 
 static void parse_args(struct request *r, int argc, char **argv)
 {
+	const char **from, *at;
 	int c, index;
 
 	/* execve with an empty argv: argv + 1 would point into the environment. */
@@ -339,6 +355,7 @@ static void parse_args(struct request *r, int argc, char **argv)
 		die("no arguments at all, not even a program name (usage: landlock-run "
 		    "[OPTION]... -- COMMAND [ARG]...)");
 	memset(r, 0, sizeof *r);
+	expand_argfiles(&argc, &argv, &from);
 	allocate(r, (size_t)argc);
 	opterr = 0;
 	/* '+': stop at the first non-option; ':': report a missing argument. */
@@ -348,14 +365,15 @@ static void parse_args(struct request *r, int argc, char **argv)
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			bad_option(c, argv);
+			bad_option(c, argv, where(from, optind - 1));
+		at = where(from, option_index(argv));
 		if (index >= 0)
-			check_spelling(argv, &options[index]);
+			check_spelling(argv, &options[index], at);
 		if (index >= 0 && options[index].has_arg)
-			check_argument(argv);
-		apply_option(r, c, optarg);
+			check_argument(argv, at);
+		apply_option(r, c, optarg, at);
 	}
-	check_command(r, argc, argv);
+	check_command(r, argc, argv, from);
 }
 
 /* The kernel requires no_new_privs of unprivileged callers; set it for root

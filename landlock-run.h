@@ -2,6 +2,7 @@
  * Types shared by the launcher's files. They depend on each other in the
  * order main() runs them, never in a circle:
  *   landlock-run.c  command line, orchestration, exec
+ *   argfile.c       @FILE arguments
  *   probe.c         the self-test behind --probe and its report
  *   grants.c        paths and ports to Landlock rules
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
@@ -134,7 +135,7 @@ uint64_t rights_at(const struct name *table, int abi, unsigned flags);
 int newest_abi(const struct name *table);
 int detect_abi(void);
 void plan_policy(struct policy *p, int kernel_abi);
-uint64_t parse_scopes(const char *list);
+uint64_t parse_scopes(const char *list, const char *at);
 void kv_abi_version(struct kv *kv, const struct policy *p);
 void kv_fs(struct kv *kv, const struct policy *p);
 void print_policy(const struct policy *p, struct out *err);
@@ -142,7 +143,7 @@ void print_policy(const struct policy *p, struct out *err);
 /* grants.c */
 void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
 	       int optional);
-void add_ports(struct ports *ports, const char *option, const char *list);
+void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 int build_ruleset(const struct policy *p, struct out *verbose);
 
 /* inherit.c: what the caller gave the launcher, handed back to the command. */
@@ -153,6 +154,9 @@ struct caller {
 void drop_capabilities(void);
 void hold_signals(struct caller *c);
 void give_back_signals(const struct caller *c);
+
+/* argfile.c */
+void expand_argfiles(int *argc, char ***argv, const char ***from);
 
 /* probe.c */
 void probe(const struct policy *p, struct out *o);

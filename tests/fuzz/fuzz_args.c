@@ -60,6 +60,7 @@
 #undef realloc
 #undef free
 #undef mmap
+#undef mremap
 #undef main
 
 int lr_main(int argc, char **argv);
@@ -70,7 +71,7 @@ int lr_main(int argc, char **argv);
 #define FS_FILE                                                                  \
 	(FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
 	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
-#define MAX_ALLOCS   64
+#define MAX_ALLOCS   2048 /* an @FILE argument maps its text */
 #define MAX_RULESETS 4
 
 enum { BACK_EXIT = 1, BACK_EXEC };
@@ -136,6 +137,7 @@ static uint64_t fs_of_abi(int abi)
 
 struct asked {
 	int reads, strict, probe, info, abi_limit, keep_caps;
+	int argfile; /* an @FILE before --: its options are not known here */
 	uint64_t net, scoped;
 	uint32_t log;
 };
@@ -224,6 +226,11 @@ static void read_options(struct asked *a, char **argv, int end)
 			i += read_option(a, argv, i, end);
 			continue;
 		}
+		if (argv[i][0] == '@') {
+			a->argfile = 1;
+			i++;
+			continue;
+		}
 		if (argv[i][0] != '-')
 			finding("operand '%s' before -- reached exec", argv[i]);
 		if (strpbrk(argv[i] + 1, "hV"))
@@ -234,14 +241,36 @@ static void read_options(struct asked *a, char **argv, int end)
 
 /* ---- the checks at exec -------------------------------------------------- */
 
-static int command_index(char *const argv[])
+static int first_dashdash(void)
 {
 	int k;
+
+	for (k = 1; k < run.argc; k++)
+		if (strcmp(run.argv[k], "--") == 0)
+			return k;
+	finding("exec without a -- on the command line");
+}
+
+/* The command's index in argv. After @FILE expansion the launcher execs its
+ * own copy of argv: the copy must hold the tail after the first "--". */
+static int command_index(char *const argv[])
+{
+	int k, i;
 
 	for (k = 2; k < run.argc; k++)
 		if (argv == run.argv + k)
 			return k;
-	finding("exec of a vector that is not a tail of argv");
+	k = first_dashdash() + 1;
+	for (i = 1; i < k && run.argv[i][0] != '@'; i++)
+		;
+	if (i == k)
+		finding("exec of a vector that is not a tail of argv");
+	for (i = 0; k + i < run.argc; i++)
+		if (!argv[i] || strcmp(argv[i], run.argv[k + i]) != 0)
+			finding("exec of a vector that is not the tail of argv");
+	if (argv[i])
+		finding("exec of a vector longer than the tail of argv");
+	return k;
 }
 
 static void check_descriptors(void)
@@ -312,10 +341,12 @@ int lr_fuzz_execvp(const char *file, char *const argv[])
 	read_options(&a, run.argv, k - 1);
 	if (a.probe || a.info)
 		finding("--probe, --help or --version reached exec");
-	check_policy(&a);
+	if (!a.argfile)
+		check_policy(&a);
 	check_descriptors();
 	check_signals();
-	process_check_exec(a.keep_caps);
+	if (!a.argfile)
+		process_check_exec(a.keep_caps);
 	longjmp(run.back, BACK_EXEC);
 }
 
@@ -410,6 +441,20 @@ void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t of
 		finding("mmap other than a private anonymous read-write mapping");
 	p = lr_fuzz_calloc(1, len);
 	return p ? p : MAP_FAILED;
+}
+
+/* @FILE texts grow by mremap: model it as realloc of the tracked block. */
+void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...)
+{
+	void *p;
+
+	if (flags != MREMAP_MAYMOVE || len < old_len)
+		finding("mremap other than growing with MREMAP_MAYMOVE");
+	p = realloc(old, len);
+	if (!p)
+		return MAP_FAILED;
+	track(old, p);
+	return p;
 }
 
 /* ---- the stand-in for the Landlock system calls -------------------------- */
