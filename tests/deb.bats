@@ -1,11 +1,12 @@
 #!/usr/bin/env bats
-# The Debian packages (make deb, scripts/deb.sh): what each holds, and the amd64
-# one installed into a throwaway root with dpkg --root, proving itself there.
+# The Debian packages (make deb, scripts/deb.sh): what each holds, and the one for
+# this machine (amd64 here) installed into a throwaway root with dpkg --root,
+# proving itself there.
 load helpers
 
 ROOT=$BATS_TEST_DIRNAME/..
 VERSION=$(cat "$ROOT/VERSION")
-DEB=$ROOT/dist/deb/landlock-run_${VERSION}_amd64.deb
+DEB=$ROOT/dist/deb/landlock-run_${VERSION}_$(dpkg --print-architecture).deb
 
 setup_file() {
 	make -s -C "$BATS_TEST_DIRNAME/.." deb >/dev/null
@@ -29,7 +30,7 @@ Architecture: $arch"
 	done
 }
 
-@test "the amd64 package: the tested binary, the man page, both completions, the copyright; all root's" {
+@test "this machine's package: the tested binary, the man page, both completions, the copyright; all root's" {
 	run dpkg-deb --contents "$DEB"
 	assert_success
 	files=$(awk '$1 !~ /^d/ { print $1, $2, $6 }' <<<"$output")
@@ -39,7 +40,7 @@ Architecture: $arch"
 -rw-r--r-- root/root ./usr/share/man/man1/landlock-run.1.gz
 -rw-r--r-- root/root ./usr/share/zsh/vendor-completions/_landlock-run"
 	extract "$DEB" "$BATS_TEST_TMPDIR/x"
-	cmp "$ROOT/build/x86_64/landlock-run" "$BATS_TEST_TMPDIR/x/usr/bin/landlock-run"
+	cmp "$ROOT/build/$HOSTTYPE/landlock-run" "$BATS_TEST_TMPDIR/x/usr/bin/landlock-run"
 	cmp "$ROOT/landlock-run.1" <(gzip -dc "$BATS_TEST_TMPDIR/x/usr/share/man/man1/landlock-run.1.gz")
 	cmp "$ROOT/completions/landlock-run.bash" "$BATS_TEST_TMPDIR/x/usr/share/bash-completion/completions/landlock-run"
 	cmp "$ROOT/completions/_landlock-run" "$BATS_TEST_TMPDIR/x/usr/share/zsh/vendor-completions/_landlock-run"
@@ -55,7 +56,7 @@ Architecture: $arch"
 	assert_output --partial 'link=static'
 }
 
-@test "dpkg --root installs the amd64 package into a throwaway root; its landlock-run --probe proves this host" {
+@test "dpkg --root installs the package into a throwaway root; its landlock-run --probe proves this host" {
 	require_landlock
 	r=$BATS_TEST_TMPDIR/root
 	mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"
@@ -75,5 +76,5 @@ Architecture: $arch"
 @test "apt would install it as the README says (apt-get --simulate install ./FILE.deb)" {
 	run apt-get install --simulate "$DEB"
 	assert_success
-	assert_line "Inst landlock-run ($VERSION local-deb [amd64])"
+	assert_line "Inst landlock-run ($VERSION local-deb [$(dpkg --print-architecture)])"
 }
