@@ -16,6 +16,14 @@ _landlock_run() {
 		fi
 		return
 	done
+	# @FILE: arguments kept in a file; bash's COMP_WORDBREAKS makes "@" a word of its own
+	if [[ $cur == @* || $prev == @ ]]; then
+		local at=
+		[[ $cur == @* ]] && at=@
+		compopt -o filenames
+		mapfile -t COMPREPLY < <(compgen -P "$at" -f -- "${cur#@}")
+		return
+	fi
 	case $prev in
 	--ro | --rw | --ro-try | --rw-try | --unix)
 		compopt -o filenames

@@ -37,7 +37,7 @@ bash_complete() {
 	assert_output _landlock-run
 }
 
-@test "bash completion: option values" {
+@test "bash completion: option values, and @FILE" {
 	mkdir "$BATS_TEST_TMPDIR/grant-dir"
 	run bash_complete --ro "$BATS_TEST_TMPDIR/grant-d"
 	assert_output "$BATS_TEST_TMPDIR/grant-dir"
@@ -51,6 +51,11 @@ bash_complete() {
 	assert_output signal,abstract-unix
 	run bash_complete --abi ''
 	assert_output ''
+	touch "$BATS_TEST_TMPDIR/policy.args"
+	run bash_complete --ro / "@$BATS_TEST_TMPDIR/policy.a"
+	assert_output "@$BATS_TEST_TMPDIR/policy.args"
+	run bash_complete --ro / @ "$BATS_TEST_TMPDIR/policy.a" # as bash splits the line
+	assert_output "$BATS_TEST_TMPDIR/policy.args"
 }
 
 @test "bash completion: after --, the command and its arguments, with and without bash-completion" {
