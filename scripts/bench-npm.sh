@@ -2,8 +2,9 @@
 # scripts/bench-npm.sh [DIST]: what npm's ways of running landlock-run cost against the
 # binary itself. Installs the tarballs in DIST (default dist/npm, from `make npm`) offline
 # into a throwaway project and times `X -- /bin/true` with hyperfine for X = the platform
-# binary, node_modules/.bin/landlock-run (what npm linked there is printed), the entry
-# package's sh launcher and `npx landlock-run`. Prints each median and its ratio to the
+# binary, /bin/sh doing nothing but exec it (the floor of any sh launcher),
+# node_modules/.bin/landlock-run (what npm linked there is printed), the entry package's sh
+# launcher by its own path and `npx landlock-run`. Prints each median and its ratio to the
 # binary's. Figures only: nothing here passes or fails on time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,7 @@ echo "npm $(npm --version): node_modules/.bin/landlock-run -> $(readlink node_mo
 
 hyperfine -N --warmup 20 --runs "${BENCH_RUNS:-500}" --export-csv "$work/fast.csv" \
 	-n binary "$binary -- /bin/true" \
+	-n "/bin/sh exec" "/bin/sh -c 'exec $binary -- /bin/true'" \
 	-n .bin/landlock-run "$work/node_modules/.bin/landlock-run -- /bin/true" \
 	-n "sh launcher" "$work/node_modules/landlock-run/bin/landlock-run -- /bin/true" >&2
 hyperfine -N --warmup 1 --runs "${BENCH_NPX_RUNS:-10}" --export-csv "$work/npx.csv" \

@@ -22,15 +22,16 @@ group_test() {
 }
 # make npm and its tests: Node.js (may come from elsewhere than Debian: this image has its
 # own), qemu-user to run the aarch64 binary's --version, and from the npm registry the
-# TypeScript compiler and Node's types that the declaration checks compile against, and
-# Node 18 (the oldest that engines admits) for the rehearsal's require() and import.
+# TypeScript compiler and Node's types that the declaration checks compile against,
+# Node 18 (the oldest that engines admits) for the rehearsal's require() and import, and
+# npm 10 (what Node 20 and 22 bring) for its bin links.
 group_npm() {
 	group_build_x86_64
 	group_build_aarch64
 	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
 	need_packages qemu-user-static
 	local dir=$here/../.cache/npm-tools
-	local tools="typescript@5.9.3 @types/node@20.19.43 node-linux-$(node -p process.arch)@18.20.8"
+	local tools="typescript@5.9.3 @types/node@20.19.43 node-linux-$(node -p process.arch)@18.20.8 npm@10.9.9"
 	[ "$(cat "$dir/installed" 2>/dev/null)" = "$tools" ] && return 0
 	echo "landlock-run setup: installing $tools from npm into .cache/npm-tools" >&2
 	mkdir -p "$dir"

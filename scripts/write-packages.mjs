@@ -32,9 +32,8 @@ for (const [name, env] of Object.entries(platforms)) {
 		license: 'MIT',
 		os: [name.slice(0, name.indexOf('-'))],
 		cpu: [env.NPM_CPU],
-		// npm links node_modules/.bin/landlock-run to this, the binary itself, ahead of the
-		// entry package's sh launcher (nodes sorted by path: '@landlock-run/…' first)
-		bin: { 'landlock-run': 'bin/landlock-run' },
+		// no "bin": npm 9 and 10 delete node_modules/.bin/landlock-run when a skipped
+		// optional package (the other cpu's) declares it, so only the entry package does
 		files: ['bin/landlock-run', 'manifest.json', 'README.md', 'LICENSE'],
 		preferUnplugged: true,
 	});

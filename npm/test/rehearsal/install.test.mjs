@@ -97,15 +97,27 @@ test('command(): a launcher failure is told apart from a command exiting 125', (
 	assert.equal(lr.isLauncherFailure(own.status, own.stderr), false);
 });
 
-test('node_modules/.bin/landlock-run is the platform binary itself: no process in between', async () => {
+test('node_modules/.bin/landlock-run is the sh launcher, which execs the binary: the command keeps the pid', async () => {
 	const link = join(app, 'node_modules', '.bin', 'landlock-run');
-	assert.equal(realpathSync(link), lr.launcherPath(), `npm ${npm(app, ['--version']).stdout.trim()} linked another bin`);
+	assert.equal(realpathSync(link), join(app, 'node_modules', 'landlock-run', 'bin', 'landlock-run'));
 	// the command runs in the very process the caller spawned
 	const child = spawn(link, ['--ro', '/', '--', 'sh', '-c', 'echo $$'], { stdio: ['ignore', 'pipe', 'inherit'] });
 	let out = '';
 	child.stdout.on('data', (d) => { out += d; });
 	await new Promise((resolve) => child.on('close', resolve));
 	assert.equal(Number(out), child.pid);
+});
+
+test('npm 10 (what Node 20 and 22 bring) links .bin/landlock-run too, and it runs the binary', () => {
+	const dir = project('npm10');
+	const npm10 = join(env.LR_TOOLS, 'npm', 'bin', 'npm-cli.js');
+	const r = spawnSync(process.execPath, [npm10, 'install', '--offline', tarball('landlock-run')], { cwd: dir, encoding: 'utf8' });
+	assert.equal(r.status, 0, r.stdout + r.stderr);
+	assert.match(spawnSync(process.execPath, [npm10, '--version'], { encoding: 'utf8' }).stdout, /^10\./);
+	const bin = join(dir, 'node_modules', '.bin', 'landlock-run');
+	assert.ok(existsSync(bin), 'npm 10 left no .bin/landlock-run (a skipped optional package declaring the same bin deletes it)');
+	const run = spawnSync(bin, ['--ro', '/', '--', 'sh', '-c', 'exit 7'], { encoding: 'utf8' });
+	assert.equal(run.status, 7, run.stderr);
 });
 
 test('the entry package\'s sh launcher, run by its own path, execs the same binary', () => {
@@ -200,11 +212,10 @@ test(`installed for another cpu (--cpu=${LR_FOREIGN.split('-')[1]}): launcherPat
 		return e.code === 'LANDLOCK_RUN_WRONG_PLATFORM' &&
 			e.message.startsWith(`@landlock-run/${LR_FOREIGN} is installed, but this machine needs @landlock-run/${LR_NATIVE}: `);
 	});
-	const sh = spawnSync(join(dir, 'node_modules', 'landlock-run', 'bin', 'landlock-run'), ['--probe'], { encoding: 'utf8' });
-	assert.deepEqual([sh.status, sh.stdout, sh.stderr], [125, '', `landlock-run: ${message}\n`]);
-	// .bin/landlock-run is the other machine's binary, as asked for (it runs there)
-	assert.equal(realpathSync(join(dir, 'node_modules', '.bin', 'landlock-run')),
-		join(dir, 'node_modules', '@landlock-run', LR_FOREIGN, 'bin', 'landlock-run'));
+	for (const file of [join(dir, 'node_modules', '.bin', 'landlock-run'), join(dir, 'node_modules', 'landlock-run', 'bin', 'landlock-run')]) {
+		const sh = spawnSync(file, ['--probe'], { encoding: 'utf8' });
+		assert.deepEqual([sh.status, sh.stdout, sh.stderr], [125, '', `landlock-run: ${message}\n`], file);
+	}
 });
 
 test(`installing the ${LR_FOREIGN} tarball directly is refused with EBADPLATFORM`, () => {

@@ -5,7 +5,7 @@
 //   kernel without the launcher), LR_NATIVE / LR_FOREIGN platform package names
 //   (linux-x64 / linux-arm64 on x86_64), LR_FOREIGN_RUN: a command that runs the foreign
 //   binary under qemu-user (no Landlock), LR_TOOLS: node_modules of scripts/setup.sh's npm
-//   tools (typescript, @types/node, Node 18).
+//   tools (typescript, @types/node, Node 18, npm 10).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
