@@ -16,8 +16,8 @@ $(error no platform/*.env entry has ARCH=$(ARCH))
 endif
 include $(PLATFORM)
 
-SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c inherit.c out.c
-HDRS   := landlock.h landlock-run.h
+SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c seccomp.c inherit.c out.c
+HDRS   := landlock.h landlock-run.h seccomp.h $(wildcard platform/*.h)
 CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
           -fno-stack-protector -DLR_VERSION='"$(VERSION)"'
@@ -26,15 +26,18 @@ CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
 LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code
 BIN    := build/$(ARCH)/landlock-run
 
-# The test helpers (tests/*.c), built once here, never in a bats file. tryop is
-# static, by the launcher's compiler, so the kernel-matrix guest and qemu-user
-# run it too. fault needs the kernel's seccomp headers, which musl-gcc cannot
+# The test helpers (tests/*.c), built once here, never in a bats file. tryop and
+# tty are static, by the launcher's compiler, so the kernel-matrix guest and
+# qemu-user run them too. fault needs the kernel's seccomp headers, which musl-gcc cannot
 # see: the host's cc builds it, for the host only.
 HOSTCC        ?= cc
 HELPER_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-HELPERS       := build/$(ARCH)/tryop
+HELPERS       := build/$(ARCH)/tryop build/$(ARCH)/tty
 ifeq ($(ARCH),$(HOST_ARCH))
 HELPERS += build/$(ARCH)/fault build/$(ARCH)/fakeabi
+endif
+ifeq ($(ARCH),x86_64)
+HELPERS += build/x86_64/inject32
 endif
 
 # need TOOL: fail, saying what is missing, rather than install it from make.
@@ -58,10 +61,18 @@ landlock-run: build/$(HOST_ARCH)/landlock-run
 
 test-helpers: $(HELPERS)
 
-build/$(ARCH)/tryop: tests/tryop.c tests/errnames.h landlock.h $(PLATFORM) Makefile
+build/$(ARCH)/tryop build/$(ARCH)/tty: build/$(ARCH)/%: tests/%.c tests/errnames.h landlock.h $(PLATFORM) Makefile
 	$(call need,$(CC))
 	@mkdir -p $(@D)
-	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ tests/tryop.c
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ $<
+
+# A real i386 program for the seccomp filter's i386 branch (tests/tty.c also
+# enters it by int 0x80): freestanding, so gcc -m32 needs no multilib.
+build/x86_64/inject32: tests/inject32.c Makefile
+	$(call need,$(HOSTCC))
+	@mkdir -p $(@D)
+	$(HOSTCC) -m32 -std=c11 -Os -Wall -Wextra -Werror -nostdlib -ffreestanding -static \
+		-fno-pic -fno-stack-protector -o $@ $<
 
 build/$(HOST_ARCH)/fault: tests/fault.c tests/errnames.h landlock.h Makefile
 	$(call need,$(HOSTCC))

@@ -4,8 +4,8 @@
  * main() is the story of the process narrowing: parse the command line,
  * ask the kernel which Landlock ABI it has and plan the policy for it,
  * build the ruleset from the grants, then either prove enforcement
- * (--probe) or set no_new_privs, restrict itself, drop its capabilities
- * and exec the command.
+ * (--probe) or set no_new_privs, restrict itself, refuse terminal
+ * injection, drop its capabilities and exec the command.
  * Any failure before exec is exit 125 with one "landlock-run: " line; the
  * command never runs unconfined.
  */
@@ -28,7 +28,8 @@ static const char usage_text[] =
 	"Run COMMAND under the Linux Landlock LSM. Writes, and connecting to UNIX\n"
 	"sockets bound to a path (ABI 9+), are denied everywhere but beneath --rw\n"
 	"grants; once any --ro grant is given, reading and executing are confined\n"
-	"to --ro and --rw grants too. COMMAND gets no capabilities, even run by root.\n"
+	"to --ro and --rw grants too. COMMAND gets no capabilities, even run by root,\n"
+	"and cannot push input into a terminal.\n"
 	"\n"
 	"Filesystem:\n"
 	"  --ro PATH            read files, list directories and execute beneath PATH\n"
@@ -449,6 +450,8 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	enforce(&p, ruleset);
+	if (refuse_tty_injection())
+		die_errno("cannot install the seccomp filter against terminal injection");
 	if (!p.asked.keep_caps)
 		drop_capabilities();
 	run(&p, &caller);

@@ -6,6 +6,7 @@
  *   probe.c         the self-test behind --probe and its report
  *   grants.c        paths and ports to Landlock rules
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
+ *   seccomp.c       the filter against terminal injection (TIOCSTI)
  *   inherit.c       what the command inherits: capabilities, signals
  *   out.c           the buffered writer, key/value reports, fail()
  */
@@ -145,6 +146,10 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 int build_ruleset(const struct policy *p, struct out *verbose);
+
+/* seccomp.c: TIOCSTI and TIOCLINUX fail with EPERM from now on, on every
+ * system-call ABI; needs no_new_privs. 0, or -1 and errno. */
+int refuse_tty_injection(void);
 
 /* inherit.c: what the caller gave the launcher, handed back to the command. */
 struct caller {

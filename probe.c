@@ -11,21 +11,31 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "landlock-run.h"
 
-enum stage { STAGE_DONE, STAGE_LISTEN, STAGE_RULESET, STAGE_NO_NEW_PRIVS, STAGE_RESTRICT };
+enum stage {
+	STAGE_DONE,
+	STAGE_LISTEN,
+	STAGE_RULESET,
+	STAGE_NO_NEW_PRIVS,
+	STAGE_RESTRICT,
+	STAGE_SECCOMP,
+};
 
 static const char *const stage_names[] = {
 	[STAGE_LISTEN] = "create an abstract UNIX socket listener",
 	[STAGE_RULESET] = "create a ruleset",
 	[STAGE_NO_NEW_PRIVS] = "set no_new_privs",
 	[STAGE_RESTRICT] = "enforce a ruleset",
+	[STAGE_SECCOMP] = "install the seccomp filter against terminal injection",
 };
 
 struct verdict {
@@ -43,6 +53,7 @@ struct probe_env {
 	socklen_t pathname_len;	     /* 0: there is none */
 	int pathname_fd;
 	char dir[32]; /* the directory holding it, or "" */
+	int tty;      /* in the child: a pty that is its controlling terminal, or -1 */
 };
 
 static int try_open(const char *path, int flags)
@@ -133,14 +144,44 @@ static int pathname_connect(const struct probe_env *env)
 	return unix_connect(&env->pathname, env->pathname_len);
 }
 
+/*
+ * On its own controlling terminal the kernel answers TIOCSTI with 0 (or EIO
+ * where dev.tty.legacy_tiocsti is off), TIOCLINUX with EINVAL or ENOTTY (no
+ * virtual console), and either on a bad descriptor with EBADF: EPERM can
+ * only be the seccomp filter's. A byte pushed into the child's own pty is
+ * harmless.
+ */
+static int tty_ioctl(const struct probe_env *env, unsigned long cmd)
+{
+	char byte = '\0';
+
+	return (int)syscall(SYS_ioctl, env->tty, cmd, &byte);
+}
+
+/* Also with high bits the kernel ignores (CVE-2019-10063). */
+static int tiocsti(const struct probe_env *env)
+{
+	int ret = tty_ioctl(env, TIOCSTI);
+
+	if (ret == 0 || errno != EPERM)
+		return ret;
+	return tty_ioctl(env, 1UL << 32 | TIOCSTI);
+}
+
+static int tioclinux(const struct probe_env *env)
+{
+	return tty_ioctl(env, TIOCLINUX);
+}
+
 /* A check runs when the probe's ruleset handles its right: every
- * filesystem right of the ABI, the policy's network rights and scopes. */
-enum handled_in { IN_FS, IN_NET, IN_SCOPED };
+ * filesystem right of the ABI, the policy's network rights and scopes; the
+ * filter's checks always. */
+enum handled_in { IN_FS, IN_NET, IN_SCOPED, IN_FILTER };
 
 static const struct check {
 	const char *name;
 	int (*attempt)(const struct probe_env *);
-	int expect;	/* the errno of a Landlock denial */
+	int expect;	/* the errno of the denial: Landlock's, or the filter's */
 	int controlled; /* must succeed before the sandbox, or it proves nothing */
 	enum handled_in in;
 	uint64_t right;
@@ -154,6 +195,8 @@ static const struct check {
 	{"signal", signal_parent, EPERM, 1, IN_SCOPED, LANDLOCK_SCOPE_SIGNAL},
 	{"abstract-unix", abstract_connect, EPERM, 0, IN_SCOPED,
 	 LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET},
+	{"tiocsti", tiocsti, EPERM, 0, IN_FILTER, 1},
+	{"tioclinux", tioclinux, EPERM, 0, IN_FILTER, 1},
 };
 
 #define NCHECKS	 ((int)(sizeof checks / sizeof checks[0]))
@@ -166,6 +209,7 @@ static uint32_t wanted_checks(const struct policy *p)
 		[IN_FS] = p->kernel.fs_abi,
 		[IN_NET] = h->handled_access_net,
 		[IN_SCOPED] = h->scoped,
+		[IN_FILTER] = 1,
 	};
 	uint32_t wanted = 0;
 	int i;
@@ -189,6 +233,35 @@ static int listen_abstract(struct probe_env *env)
 	return 0;
 }
 
+/* The checks of one kind, as bits. */
+static uint32_t checks_in(enum handled_in in)
+{
+	uint32_t mask = 0;
+	int i;
+
+	for (i = 0; i < NCHECKS; i++)
+		if (checks[i].in == in)
+			mask |= 1U << i;
+	return mask;
+}
+
+/* A new pty made this child's controlling terminal, or -1. The child of a
+ * fork leads no process group, so it can start a session; the master stays
+ * open until the child exits. */
+static int own_tty(void)
+{
+	int unlock = 0, slave = -1;
+	int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (master >= 0 && ioctl(master, TIOCSPTLCK, &unlock) == 0)
+		slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (slave >= 0 && (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0))) {
+		close(slave);
+		slave = -1;
+	}
+	return slave;
+}
+
 static int sandbox_nothing(const struct policy *p, struct verdict *v)
 {
 	const struct effective *k = &p->kernel;
@@ -210,6 +283,9 @@ static int sandbox_nothing(const struct policy *p, struct verdict *v)
 	v->stage = STAGE_RESTRICT;
 	if (landlock_restrict_self(ruleset, p->asked.log_flags | quiet))
 		return -1;
+	v->stage = STAGE_SECCOMP;
+	if (refuse_tty_injection())
+		return -1;
 	v->stage = STAGE_DONE;
 	return close(ruleset);
 }
@@ -221,6 +297,7 @@ static void self_test_child(const struct policy *p, struct probe_env *env, int o
 	int abstract = (p->kernel.handled.scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET) != 0;
 	int i;
 
+	env->tty = own_tty();
 	for (i = 0; i < NCHECKS; i++)
 		if ((wanted & 1U << i) && checks[i].controlled && checks[i].attempt(env))
 			v.unprovable |= 1U << i;
@@ -302,10 +379,9 @@ __attribute__((noreturn)) static void abort_test(struct probe_env *env, const ch
 static void run_self_test(const struct policy *p, struct probe_env *env, struct verdict *v)
 {
 	int pipefd[2], status;
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	ssize_t n;
 	pid_t pid;
-
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
 
 	/* A caller that ignores SIGCHLD would have the child reaped unwaited. */
 	if (sigaction(SIGCHLD, &dfl, NULL))
@@ -340,7 +416,8 @@ static void judge(const struct verdict *v)
 	if (v->stage)
 		die("self-test: cannot %s: %s", stage_names[v->stage], strerror(v->stage_errno));
 	if (v->failed >= 0 && v->failed_errno == 0)
-		die("self-test: %s was not denied: the kernel does not enforce Landlock", c->name);
+		die("self-test: %s was not denied: the kernel does not enforce %s", c->name,
+		    c->in == IN_FILTER ? "the seccomp filter" : "Landlock");
 	if (v->failed >= 0)
 		die("self-test: %s failed with \"%s\" instead of \"%s\"", c->name,
 		    strerror(v->failed_errno), strerror(c->expect));
@@ -385,7 +462,10 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 	kv_names(&kv, "scopes", scope_names, rights_at(scope_names, k->abi, 0));
 	kv_bool(&kv, "log_flags", rights_at(log_flags, k->abi, 0) != 0);
 	kv_names(&kv, "unused", unused_features, rights_at(unused_features, k->abi, 0));
-	kv_checks(&kv, "proven", v->proven);
+	kv_checks(&kv, "proven", v->proven & ~checks_in(IN_FILTER));
+	kv_word(&kv, "tty_injection",
+		(v->proven & checks_in(IN_FILTER)) == checks_in(IN_FILTER) ? "refused"
+									   : "unproven");
 	kv_word(&kv, "self_test", "passed");
 	kv_end(&kv);
 }

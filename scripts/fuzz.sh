@@ -65,7 +65,7 @@ mutant() {
 	local name=$1 file=$2 expr=$3 dir="$build/mutant-$1"
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	cp "${srcs[@]}" ./*.h "$dir/src/"
+	cp -r "${srcs[@]}" ./*.h platform "$dir/src/"
 	sed -i "$expr" "$dir/src/$file"
 	if cmp -s "$file" "$dir/src/$file"; then
 		echo "mutant $name: '$expr' changed nothing in $file (update scripts/fuzz.sh)" >&2
@@ -107,5 +107,9 @@ tally_check "fuzz: catches SIGPIPE left ignored for the command" mutant sigpipe 
 	'/^[[:space:]]*give_back_signals(caller);$/d'
 tally_check "fuzz: catches root's capabilities left to the command" mutant caps landlock-run.c \
 	's/^\tif (!p.asked.keep_caps)$/\tif (0)/'
+tally_check "fuzz: catches a filter that reads the high half of the command" mutant high \
+	seccomp.c 's/SECCOMP_DATA_ARG(1));$/SECCOMP_DATA_ARG(1) + 4);/'
+tally_check "fuzz: catches a filter without the i386 ABI" mutant i386 platform/linux-x64.h \
+	'/{AUDIT_ARCH_I386, {54, 0, 0}},/d'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_total

@@ -190,3 +190,10 @@ refused() {
 	assert_success
 	assert_file_exists "$MARKER"
 }
+
+@test "the seccomp filter refused (EINVAL) gives 125: for a run and for the probe" {
+	refused "cannot install the seccomp filter against terminal injection: " \
+		seccomp EINVAL -- --rw "$OUT" "${RAN[@]}"
+	refused "self-test: cannot install the seccomp filter against terminal injection: " \
+		seccomp EINVAL -- --probe
+}

@@ -146,5 +146,6 @@ probe_report() {
 	echo "log_flags=$(yes_from "$(right_abi --no-log)" "$used")"
 	echo "unused=$(rights unused "$used")"
 	echo "proven=${4:-$(proven_at "$used")}"
+	echo "tty_injection=refused"
 	echo "self_test=passed"
 }

@@ -13,20 +13,22 @@ setup() {
 	mkdir "$d"
 }
 
-# denied_then_granted OP UNCHANGED DONE: the shell snippet OP (run in $d)
-# fails with no options and with --ro / alone, and the shell test UNCHANGED
-# still holds after each; under --ro / --rw $d it succeeds and DONE holds.
+# denied_then_granted OP UNCHANGED DONE [OPTION...]: the shell snippet OP
+# (run in $d) fails with no options and with --ro / alone, and the shell test
+# UNCHANGED still holds after each; under --ro / --rw $d it succeeds and DONE
+# holds. OPTIONs go on every launcher command line.
 denied_then_granted() {
 	local op=$1 unchanged=$2 done=$3 policy
+	shift 3
 	for policy in "" "--ro /"; do
 		# shellcheck disable=SC2086 # the policy is split on purpose
-		run --separate-stderr "$LR" $policy -- sh -c "cd '$d' && $op"
+		run --separate-stderr "$LR" "$@" $policy -- sh -c "cd '$d' && $op"
 		[ "$status" -ne 0 ] || fail "'$op' under [$policy] succeeded"
 		[ -z "$(grep '^landlock-run: ' <<<"$stderr")" ] ||
 			fail "the launcher itself failed under [$policy]: $stderr"
 		(cd "$d" && eval "$unchanged") || fail "'$op' under [$policy] changed the disk"
 	done
-	run --separate-stderr "$LR" --ro / --rw "$d" -- sh -c "cd '$d' && $op"
+	run --separate-stderr "$LR" "$@" --ro / --rw "$d" -- sh -c "cd '$d' && $op"
 	assert_success
 	(cd "$d" && eval "$done") || fail "'$op' under --rw did not take effect"
 }
@@ -161,9 +163,15 @@ denied_then_granted() {
 		'[ ! -e s ]' '[ -S s ]'
 }
 
+# mknod of a device needs CAP_MKNOD, which the launcher drops unless
+# --keep-caps: with it kept, only Landlock can deny.
 @test "mknod of a character and a block device outside --rw is denied" {
-	denied_then_granted 'mknod c c 1 3' '[ ! -e c ]' '[ -c c ]'
-	denied_then_granted 'mknod b b 7 0' '[ ! -e b ]' '[ -b b ]'
+	denied_then_granted 'mknod c c 1 3' '[ ! -e c ]' '[ -c c ]' --keep-caps
+	denied_then_granted 'mknod b b 7 0' '[ ! -e b ]' '[ -b b ]' --keep-caps
+	# Without --keep-caps not even the --rw grant lets root make a device.
+	run "$LR" --ro / --rw "$d" -- mknod "$d/c2" c 1 3
+	assert_failure
+	assert_not_exist "$d/c2"
 }
 
 @test "a hard link outside --rw is denied" {

@@ -12,7 +12,8 @@ import sys
 
 LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven")
 BOOLS = ("pathname_sockets", "tcp", "log_flags")
-KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "self_test", *LISTS, *BOOLS}
+KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "self_test", *LISTS,
+        *BOOLS}
 
 
 def load(raw):
@@ -24,6 +25,7 @@ def valid(raw):
     j = load(raw)
     assert KEYS <= set(j), KEYS - set(j)
     assert j["self_test"] == "passed" and j["enforcement"] in ("full", "partial")
+    assert j["tty_injection"] == "refused"
     assert all(type(j[k]) is list for k in LISTS)
     assert all(type(j[k]) is bool for k in BOOLS)
     assert type(j["errata"]) in (int, type(None)) and type(j["abi"]) is int, "abi/errata are not numbers"
@@ -42,6 +44,7 @@ def same(text, raw):
                         "landlock: partially enforced (older ABI)": "partial"}[lines[0]],
         "errata": None if t["errata"] == "unknown" else int(t["errata"], 16),
         "fs": t["fs"],
+        "tty_injection": t["tty_injection"],
         "self_test": t["self_test"],
     }
     for key in LISTS:

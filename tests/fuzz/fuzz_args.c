@@ -12,7 +12,9 @@
  *     --probe/--help/--version on the line, or with a descriptor that would
  *     leak into the command, or with another SIGPIPE disposition than the
  *     caller gave, or with capabilities left (any without --keep-caps, or
- *     root's bounding set; process.c plays the capability calls);
+ *     root's bounding set), or without the one seccomp filter that refuses
+ *     TIOCSTI and TIOCLINUX on every ABI and allows the rest (process.c
+ *     plays these calls and runs the filter on test vectors);
  *   - an option took another option (--no-tcp, -v, ...) as its argument;
  *   - the ruleset handles other rights than the contract gives for that
  *     command line and ABI (writes always confined, reads once --ro is
@@ -573,6 +575,10 @@ long lr_fuzz_syscall(long nr, ...)
 		const void *header = va_arg(ap, const void *);
 
 		ret = process_capset(header, va_arg(ap, const void *));
+	} else if (nr == __NR_seccomp) {
+		unsigned op = va_arg(ap, unsigned), flags = va_arg(ap, unsigned);
+
+		ret = process_seccomp(op, flags, va_arg(ap, const void *));
 	} else if (nr == __NR_close_range) {
 		unsigned first = va_arg(ap, unsigned), last = va_arg(ap, unsigned);
 

@@ -1,7 +1,8 @@
 /*
  * The process calls of the stand-in kernel (process.h): a caller that is
  * root with every capability, or holds none, and the kernel's rules for
- * changing the capability sets, as far as the launcher relies on them.
+ * changing the capability sets, as far as the launcher relies on them; the
+ * seccomp filter it installs, kept and run on test vectors at exec.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -105,6 +106,102 @@ long process_capset(const void *header, const void *data)
 	return 0;
 }
 
+long process_seccomp(unsigned op, unsigned flags, const void *prog)
+{
+	const struct sock_fprog *p = prog;
+
+	if (op != SECCOMP_SET_MODE_FILTER || flags || !p || !p->len || p->len > FILTER_MAX)
+		finding("seccomp(%u, %u, len %u): not one filter the kernel takes", op, flags,
+			p ? p->len : 0);
+	proc.filters++;
+	proc.filter_before_nnp |= !proc.nnp;
+	memcpy(proc.filter, p->filter, p->len * sizeof *p->filter);
+	proc.filter_len = p->len;
+	return 0;
+}
+
+/* Classic BPF as the kernel runs it, for the instructions the launcher's
+ * builder emits; anything else is a finding. */
+static uint32_t run_filter(uint32_t arch, uint32_t nr, uint64_t arg1)
+{
+	uint32_t data[16] = {nr, arch}, a = 0;
+	unsigned pc = 0;
+
+	data[SECCOMP_DATA_ARG(1) / 4] = (uint32_t)arg1; /* little-endian */
+	data[SECCOMP_DATA_ARG(1) / 4 + 1] = (uint32_t)(arg1 >> 32);
+	while (pc < proc.filter_len) {
+		const struct sock_filter *i = &proc.filter[pc++];
+
+		if (i->code == BPF_LD_ABS && i->k % 4 == 0 && i->k < sizeof data)
+			a = data[i->k / 4];
+		else if (i->code == BPF_JEQ_K)
+			pc += a == i->k ? i->jt : i->jf;
+		else if (i->code == BPF_RET_K)
+			return i->k;
+		else
+			finding("seccomp filter: instruction 0x%x at %u", i->code, pc - 1);
+	}
+	finding("seccomp filter runs off its end");
+}
+
+#define DENY (SECCOMP_RET_ERRNO | EPERM)
+
+/* What the contract says of each ABI, written here apart from platform/:
+ * the native one and the 32-bit one (AUDIT_ARCH values, ioctl and write). */
+#if defined(__x86_64__)
+#define NATIVE	  0xc000003e
+#define COMPAT	  0x40000003
+#define IOCTL	  16
+#define WRITE	  1
+#define COMPAT_WR 4
+#elif defined(__aarch64__)
+#define NATIVE	  0xc00000b7
+#define COMPAT	  0x40000028
+#define IOCTL	  29
+#define WRITE	  64
+#define COMPAT_WR 4
+#else
+#error "fuzz_args: no seccomp test vectors for this target"
+#endif
+
+static const struct vector {
+	const char *what;
+	uint32_t arch, nr;
+	uint64_t arg1, want;
+} vectors[] = {
+	{"TIOCSTI", NATIVE, IOCTL, 0x5412, DENY},
+	{"TIOCSTI with high bits", NATIVE, IOCTL, 0xffffffff00005412, DENY},
+	{"TIOCLINUX", NATIVE, IOCTL, 0x541c, DENY},
+	{"TCGETS", NATIVE, IOCTL, 0x5401, SECCOMP_RET_ALLOW},
+	{"write", NATIVE, WRITE, 0x5412, SECCOMP_RET_ALLOW},
+	{"32-bit TIOCSTI", COMPAT, 54, 0x5412, DENY},
+	{"32-bit TIOCLINUX", COMPAT, 54, 0x541c, DENY},
+	{"32-bit TCGETS", COMPAT, 54, 0x5401, SECCOMP_RET_ALLOW},
+	{"32-bit write", COMPAT, COMPAT_WR, 0x5412, SECCOMP_RET_ALLOW},
+#if defined(__x86_64__)
+	{"x32 TIOCSTI", NATIVE, 0x40000000 | 514, 0x5412, DENY},
+	{"x32 TIOCLINUX", NATIVE, 0x40000000 | 514, 0x10000541c, DENY},
+#endif
+	{"an unknown ABI", 0x12345678, IOCTL, 0x5412, SECCOMP_RET_KILL_PROCESS},
+};
+
+static void check_filter(void)
+{
+	size_t i;
+
+	if (proc.filters != 1 || proc.filter_before_nnp)
+		finding("exec after %d seccomp filters (%s no_new_privs)", proc.filters,
+			proc.filter_before_nnp ? "one before" : "after");
+	for (i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
+		const struct vector *v = &vectors[i];
+		uint32_t got = run_filter(v->arch, v->nr, v->arg1);
+
+		if (got != v->want)
+			finding("seccomp filter answers %s with 0x%x, not 0x%llx", v->what, got,
+				(unsigned long long)v->want);
+	}
+}
+
 void process_check_exec(int keep_caps)
 {
 	uint64_t caller = proc.root ? CAP_ALL : 0;
@@ -118,4 +215,5 @@ void process_check_exec(int keep_caps)
 	/* Root's exec gets the bounding set, whatever permitted was. */
 	if (!keep_caps && proc.root && proc.bounding)
 		finding("root's exec with bounding set 0x%llx", (unsigned long long)proc.bounding);
+	check_filter();
 }

@@ -1,18 +1,23 @@
 /*
  * The stand-in for the calls through which the launcher narrows its own
- * process after Landlock (prctl, capget, capset), and the record of what it
- * did, for the checks fuzz_args.c makes at exec. Nothing here touches the
- * fuzzer's real process.
+ * process after Landlock (prctl, capget, capset, seccomp), and the record of
+ * what it did, for the checks fuzz_args.c makes at exec. Nothing here
+ * touches the fuzzer's real process.
  */
 #ifndef LR_FUZZ_PROCESS_H
 #define LR_FUZZ_PROCESS_H
 
 #include <stdint.h>
 
+#include "../../seccomp.h"
+
 struct process {
 	int nnp;
 	int root; /* the caller held every capability */
 	uint64_t effective, permitted, inheritable, bounding;
+	int filters, filter_before_nnp;
+	struct sock_filter filter[FILTER_MAX];
+	unsigned short filter_len;
 };
 
 extern struct process proc;
@@ -24,7 +29,10 @@ void process_start(int root);
 int process_prctl(int option, unsigned long arg);
 long process_capget(void *header, void *data);
 long process_capset(const void *header, const void *data);
-/* At exec: the sets the command would get are what the contract says. */
+long process_seccomp(unsigned op, unsigned flags, const void *prog);
+/* At exec: the capability sets the command would get are what the contract
+ * says, and the one seccomp filter refuses terminal injection on every ABI
+ * and allows the rest (run on test vectors by a BPF interpreter). */
 void process_check_exec(int keep_caps);
 
 #endif
