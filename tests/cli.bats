@@ -216,6 +216,15 @@ usage_error() {
 	for code in 125 126 127; do grep -q "$code" <<<"$page" || fail "the man page omits exit $code"; done
 }
 
+@test "the man page's header and footer say Linux, never BSD" {
+	local page
+	page=$(LC_ALL=C MANWIDTH=80 man -l "$REPO/landlock-run.1" 2>/dev/null)
+	[[ $(head -n 1 <<<"$page") == "LANDLOCK-RUN(1)"*"Linux General Commands Manual"* ]] ||
+		fail "header: $(head -n 1 <<<"$page")"
+	[[ $(tail -n 1 <<<"$page") == "Linux "* ]] || fail "footer: $(tail -n 1 <<<"$page")"
+	if grep -q BSD <<<"$page"; then fail "the page says BSD: $(grep BSD <<<"$page")"; fi
+}
+
 @test "the binary is static: no dynamic section, no interpreter, and file(1) says so" {
 	require_helpers
 	run -0 "$TRYOP" elf "$BIN"
