@@ -157,4 +157,4 @@ print-srcs:
 	@echo $(SRCS)
 
 format:
-	clang-format -i $(SRCS) $(HDRS) tests/*.c tests/*.h tests/fuzz/*.c tests/fuzz/*.h tests/sanitize/*.c
+	clang-format -i $$(git ls-files '*.c' '*.h')

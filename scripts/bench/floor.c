@@ -35,7 +35,7 @@
 extern char **environ;
 
 #ifdef WITH_LANDLOCK
-#define RO 0xdULL             /* execute, read_file, read_dir */
+#define RO	    0xdULL    /* execute, read_file, read_dir */
 #define FILE_RIGHTS 0xc007ULL /* execute, write_file, read_file, truncate, ioctl_dev */
 
 struct path_beneath {
@@ -69,7 +69,8 @@ static char **restrict_to(char **argv)
 	for (; argv[0] && argv[1] && strcmp(argv[0], "--"); argv += 2) {
 		struct path_beneath rule = {strcmp(argv[0], "--rw") ? RO : attr[0], -1};
 
-		rule.parent_fd = (int32_t)syscall(__NR_openat, AT_FDCWD, argv[1], O_PATH | O_CLOEXEC);
+		rule.parent_fd =
+			(int32_t)syscall(__NR_openat, AT_FDCWD, argv[1], O_PATH | O_CLOEXEC);
 		if (rule.parent_fd < 0)
 			_exit(125);
 		if (sys(__NR_landlock_add_rule, ruleset, 1, (long)&rule, 0)) {
