@@ -34,11 +34,20 @@ const struct name fs_rights[] = {
 	{0, NULL, 0, 0},
 };
 
+/* Row i is enum net_kind i and the right 1 << i; the names are the -v keys. */
 const struct name net_rights[] = {
 	{LANDLOCK_ACCESS_NET_BIND_TCP, "tcp_bind", 4, 0}, /* 6.7 */
 	{LANDLOCK_ACCESS_NET_CONNECT_TCP, "tcp_connect", 4, 0},
+	{LANDLOCK_ACCESS_NET_BIND_UDP, "udp_bind", 10, 0},
+	/* connect, and send with an address: a preset destination is not used */
+	{LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP, "udp_connect", 10, 0},
 	{0, NULL, 0, 0},
 };
+_Static_assert(LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP == 1ULL << NET_UDP_CONNECT &&
+		       LANDLOCK_ACCESS_NET_BIND_UDP == 1ULL << NET_UDP_BIND &&
+		       LANDLOCK_ACCESS_NET_CONNECT_TCP == 1ULL << NET_TCP_CONNECT &&
+		       LANDLOCK_ACCESS_NET_BIND_TCP == 1ULL << NET_TCP_BIND,
+	       "net_rights[] row i is the right 1 << i");
 
 const struct name scope_names[] = {
 	{LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, "abstract-unix", 6, 0}, /* 6.12 */
@@ -89,13 +98,6 @@ int newest_abi(const struct name *table)
 	return abi;
 }
 
-static const struct name *row_of(const struct name *table, uint64_t bit)
-{
-	while (table->name && table->bit != bit)
-		table++;
-	return table;
-}
-
 int detect_abi(void)
 {
 	int abi = landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
@@ -134,12 +136,6 @@ static void require_each(const struct policy *p, const struct name *table, uint6
 			require(p, what, table->name, table->abi);
 }
 
-static void require_ports(const struct policy *p, const struct ports *ports, uint64_t bit)
-{
-	if (ports->option)
-		require(p, ports->option, "", row_of(net_rights, bit)->abi);
-}
-
 /* The size of the ruleset attribute up to the last field this ABI reads. */
 static size_t attr_size(int abi)
 {
@@ -157,6 +153,7 @@ void plan_policy(struct policy *p, int kernel_abi)
 	const struct request *r = &p->asked;
 	struct effective *k = &p->kernel;
 	uint64_t read;
+	int i;
 
 	memset(k, 0, sizeof *k);
 	k->kernel_abi = kernel_abi;
@@ -164,8 +161,9 @@ void plan_policy(struct policy *p, int kernel_abi)
 	if (r->abi_limit && r->abi_limit < k->abi)
 		k->abi = r->abi_limit;
 
-	require_ports(p, r->tcp_bind, LANDLOCK_ACCESS_NET_BIND_TCP);
-	require_ports(p, r->tcp_connect, LANDLOCK_ACCESS_NET_CONNECT_TCP);
+	for (i = 0; i < NET_KINDS; i++)
+		if (r->net[i].option)
+			require(p, r->net[i].option, "", net_rights[i].abi);
 	require_each(p, scope_names, r->scopes, "--scope ");
 	require_each(p, log_flags, r->log_flags, "");
 	if (r->strict)
@@ -178,10 +176,9 @@ void plan_policy(struct policy *p, int kernel_abi)
 	k->grant_rights[GRANT_RO] = read;
 	k->grant_rights[GRANT_RW] = k->handled.handled_access_fs;
 	k->grant_rights[GRANT_UNIX] = k->fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
-	if (r->tcp_bind->option)
-		k->handled.handled_access_net |= LANDLOCK_ACCESS_NET_BIND_TCP;
-	if (r->tcp_connect->option)
-		k->handled.handled_access_net |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	for (i = 0; i < NET_KINDS; i++)
+		if (r->net[i].option)
+			k->handled.handled_access_net |= net_rights[i].bit;
 	k->handled.scoped = r->scopes;
 	k->attr_size = attr_size(k->abi);
 }
@@ -242,8 +239,8 @@ static void kv_ports(struct kv *kv, const char *key, const struct ports *ports)
 	unsigned port = 0, end;
 
 	kv_key(kv, key);
-	if (!ports->option) {
-		outf(kv->o, "any");
+	if (!ports->option || !ports->listed) {
+		outf(kv->o, "%s", ports->option ? "none" : "any");
 		return;
 	}
 	for (; port < 65536; port = end + 1) {
@@ -258,7 +255,6 @@ static void kv_ports(struct kv *kv, const char *key, const struct ports *ports)
 			outf(kv->o, "-%u", end);
 		sep = ",";
 	}
-	outf(kv->o, "%s", sep[0] ? "" : "none");
 }
 
 /* -v: lines that cannot be mistaken for a failure ("landlock-run: "). */
@@ -266,13 +262,14 @@ void print_policy(const struct policy *p, struct out *err)
 {
 	const struct effective *k = &p->kernel;
 	struct kv kv = {.o = err, .prefix = "landlock-run policy: "};
+	int i;
 
 	kv_abi_version(&kv, p);
 	kv_fs(&kv, p);
 	kv_names(&kv, "fs_confined", fs_rights, k->handled.handled_access_fs);
 	kv_names(&kv, "fs_unrestricted", fs_rights, k->fs_abi & ~k->handled.handled_access_fs);
-	kv_ports(&kv, "tcp_bind", p->asked.tcp_bind);
-	kv_ports(&kv, "tcp_connect", p->asked.tcp_connect);
+	for (i = 0; i < NET_KINDS; i++)
+		kv_ports(&kv, net_rights[i].name, &p->asked.net[i]);
 	kv_names(&kv, "scopes", scope_names, p->asked.scopes);
 	kv_names(&kv, "log", log_flags, p->asked.log_flags);
 	kv_end(&kv);

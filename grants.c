@@ -43,32 +43,62 @@ __attribute__((noreturn)) static void bad_port(const char *option, const char *l
 					       const char *item, size_t len, const char *at)
 {
 	if (len == strlen(list))
-		die("%s: invalid port '%s'%s (a port is 0 to 65535; or 'none' alone)", option, list,
-		    at);
-	die("%s: invalid port '%.*s' in '%s'%s (a port is 0 to 65535; or 'none' alone)", option,
-	    (int)len, item, list, at);
+		die("%s: invalid port '%s'%s (a port is 0 to 65535, a range A-B has A <= B; or "
+		    "'none' alone)",
+		    option, list, at);
+	die("%s: invalid port '%.*s' in '%s'%s (a port is 0 to 65535, a range A-B has A <= B; "
+	    "or 'none' alone)",
+	    option, (int)len, item, list, at);
 }
 
-/* PORTS is a comma list of decimal ports 0..65535, or "none"; AT says where
- * it came from, for the error message. */
+/* The decimal port 0..65535 at s (no sign, no space), *end after it; or -1. */
+static long port_at(const char *s, const char **end)
+{
+	unsigned long port;
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	port = strtoul(s, &e, 10);
+	*end = e;
+	return errno || port > 65535 ? -1 : (long)port;
+}
+
+/*
+ * PORTS is a comma list of ports and ranges A-B, or "none"; AT says where it
+ * came from, for the error message. A kind given both "none" and ports is
+ * refused, not merged: the merge would allow the ports that "none" (or
+ * --no-tcp) said it would not.
+ */
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at)
 {
 	const char *s = list;
+	int none = strcmp(list, "none") == 0;
 
 	if (!ports->option)
 		ports->option = option;
-	if (strcmp(list, "none") == 0)
-		return;
-	for (;;) {
+	if (none)
+		ports->none = option;
+	else if (!ports->listed) {
+		ports->listed = option;
+		ports->list = list;
+	}
+	if (ports->none && ports->listed)
+		die("%s %s contradicts %s%s%s, which allows no port: give one or the other",
+		    ports->listed, ports->list, ports->none,
+		    strncmp(ports->none, "--no-", 5) ? " none" : "", at);
+	while (!none) {
 		size_t len = strcspn(s, ",");
-		unsigned long port;
-		char *end;
+		const char *end;
+		long first = port_at(s, &end), last = first;
 
-		errno = 0;
-		port = strtoul(s, &end, 10);
-		if (s[0] < '0' || s[0] > '9' || errno || port > 65535 || end != s + len)
+		if (first >= 0 && *end == '-')
+			last = port_at(end + 1, &end);
+		if (first < 0 || last < first || end != s + len)
 			bad_port(option, list, s, len, at);
-		ports->bits[port / 64] |= 1ULL << (port % 64);
+		for (; first <= last; first++)
+			ports->bits[first / 64] |= 1ULL << (first % 64);
 		if (s[len] == '\0')
 			return;
 		s += len + 1;
@@ -202,23 +232,37 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 	close_batch(&batch);
 }
 
+/* The rights listed for PORT: kind i is the right 1 << i (net_rights[]). */
+static uint64_t port_rights(const struct request *r, unsigned port)
+{
+	uint64_t rights = 0;
+	int i;
+
+	for (i = 0; i < NET_KINDS; i++)
+		if (r->net[i].listed && port_listed(&r->net[i], port))
+			rights |= 1ULL << i;
+	return rights;
+}
+
+/* One rule per port, with every kind that lists it. Bitmaps of kinds that
+ * list nothing are never read: that would fault in 8 KiB of zeros each. */
 static void add_port_rules(const struct request *r, int ruleset)
 {
 	unsigned word, port;
+	int i;
 
 	for (word = 0; word < 65536 / 64; word++) {
-		if (!(r->tcp_bind->bits[word] | r->tcp_connect->bits[word]))
-			continue;
-		for (port = word * 64; port < word * 64 + 64; port++) {
+		uint64_t any = 0;
+
+		for (i = 0; i < NET_KINDS; i++)
+			any |= r->net[i].listed ? r->net[i].bits[word] : 0;
+		for (port = word * 64; any && port < word * 64 + 64; port++) {
 			struct landlock_net_port_attr rule = {.port = port};
 
-			if (port_listed(r->tcp_bind, port))
-				rule.allowed_access |= LANDLOCK_ACCESS_NET_BIND_TCP;
-			if (port_listed(r->tcp_connect, port))
-				rule.allowed_access |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
+			rule.allowed_access = port_rights(r, port);
 			if (rule.allowed_access &&
 			    landlock_add_rule(ruleset, LANDLOCK_RULE_NET_PORT, &rule, 0))
-				die_errno("cannot add the rule for TCP port %u", port);
+				die_errno("cannot add the rule for port %u", port);
 		}
 	}
 }
@@ -233,7 +277,6 @@ int build_ruleset(const struct policy *p, struct out *verbose)
 	if (ruleset < 0)
 		die_errno("cannot create the Landlock ruleset");
 	add_path_rules(p, ruleset, verbose);
-	/* Untouched bitmaps stay unmapped: reading them would fault in 16 KiB. */
 	if (p->kernel.handled.handled_access_net)
 		add_port_rules(&p->asked, ruleset);
 	return ruleset;

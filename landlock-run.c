@@ -40,9 +40,14 @@ static const char usage_text[] =
 	"Network and IPC:\n"
 	"  --unix PATH          allow connecting to the UNIX socket PATH, or to those\n"
 	"                       beneath the directory PATH (needs ABI 9 to matter)\n"
-	"  --tcp-bind PORTS     allow TCP bind only to PORTS (comma list, or none)\n"
-	"  --tcp-connect PORTS  allow TCP connect only to PORTS (comma list, or none)\n"
+	"  --tcp-bind PORTS     allow TCP bind only to PORTS: a comma list of ports and\n"
+	"                       ranges A-B, or none\n"
+	"  --tcp-connect PORTS  allow TCP connect only to PORTS (the same)\n"
 	"  --no-tcp             same as --tcp-bind none --tcp-connect none\n"
+	"  --udp-bind PORTS     allow UDP bind only to PORTS; 0 is an ephemeral port,\n"
+	"                       which sending from an unbound socket needs (ABI 10)\n"
+	"  --udp-connect PORTS  allow UDP connect and send only to PORTS (ABI 10)\n"
+	"  --no-udp             same as --udp-bind none --udp-connect none\n"
 	"  --scope KINDS        signal, abstract-unix: nothing outside the sandbox\n"
 	"                       can be signalled or reached by abstract UNIX socket\n"
 	"Audit log:\n"
@@ -76,6 +81,9 @@ enum option_id {
 	OPT_TCP_BIND,
 	OPT_TCP_CONNECT,
 	OPT_NO_TCP,
+	OPT_UDP_BIND,
+	OPT_UDP_CONNECT,
+	OPT_NO_UDP,
 	OPT_SCOPE,
 	OPT_LOG_SUBPROCESSES,
 	OPT_NO_LOG,
@@ -96,6 +104,9 @@ static const struct option options[] = {
 	{"tcp-bind", required_argument, NULL, OPT_TCP_BIND},
 	{"tcp-connect", required_argument, NULL, OPT_TCP_CONNECT},
 	{"no-tcp", no_argument, NULL, OPT_NO_TCP},
+	{"udp-bind", required_argument, NULL, OPT_UDP_BIND},
+	{"udp-connect", required_argument, NULL, OPT_UDP_CONNECT},
+	{"no-udp", no_argument, NULL, OPT_NO_UDP},
 	{"scope", required_argument, NULL, OPT_SCOPE},
 	{"log-subprocesses", no_argument, NULL, OPT_LOG_SUBPROCESSES},
 	{"no-log", no_argument, NULL, OPT_NO_LOG},
@@ -280,11 +291,17 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_RO_TRY: add_grant(r, "--ro-try", arg, GRANT_RO, 1); break;
 	case OPT_RW_TRY: add_grant(r, "--rw-try", arg, GRANT_RW, 1); break;
 	case OPT_UNIX: add_grant(r, "--unix", arg, GRANT_UNIX, 0); break;
-	case OPT_TCP_BIND: add_ports(r->tcp_bind, "--tcp-bind", arg, at); break;
-	case OPT_TCP_CONNECT: add_ports(r->tcp_connect, "--tcp-connect", arg, at); break;
+	case OPT_TCP_BIND: add_ports(&r->net[NET_TCP_BIND], "--tcp-bind", arg, at); break;
+	case OPT_TCP_CONNECT: add_ports(&r->net[NET_TCP_CONNECT], "--tcp-connect", arg, at); break;
 	case OPT_NO_TCP:
-		add_ports(r->tcp_bind, "--no-tcp", "none", at);
-		add_ports(r->tcp_connect, "--no-tcp", "none", at);
+		add_ports(&r->net[NET_TCP_BIND], "--no-tcp", "none", at);
+		add_ports(&r->net[NET_TCP_CONNECT], "--no-tcp", "none", at);
+		break;
+	case OPT_UDP_BIND: add_ports(&r->net[NET_UDP_BIND], "--udp-bind", arg, at); break;
+	case OPT_UDP_CONNECT: add_ports(&r->net[NET_UDP_CONNECT], "--udp-connect", arg, at); break;
+	case OPT_NO_UDP:
+		add_ports(&r->net[NET_UDP_BIND], "--no-udp", "none", at);
+		add_ports(&r->net[NET_UDP_CONNECT], "--no-udp", "none", at);
 		break;
 	case OPT_SCOPE: r->scopes |= parse_scopes(arg, at); break;
 	case OPT_LOG_SUBPROCESSES: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON; break;
@@ -325,24 +342,25 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 }
 
 /*
- * The one allocation, owned by main: at most one grant per argument and
- * the two 8 KiB port bitmaps. An anonymous mapping is zero-filled on first
- * touch, so the bitmaps cost nothing unless --tcp-* is given, and musl's
- * malloc stays out of the binary.
+ * The one allocation, owned by main: at most one grant per argument and an
+ * 8 KiB port bitmap per kind of port rule. An anonymous mapping is
+ * zero-filled on first touch, so a bitmap costs nothing unless ports of its
+ * kind are listed, and musl's malloc stays out of the binary.
  */
 static void allocate(struct request *r, size_t nargs)
 {
 	struct arena {
-		struct ports tcp_bind, tcp_connect;
+		uint64_t bits[NET_KINDS][65536 / 64];
 		struct grant grants[];
 	} * arena;
 	size_t size = sizeof *arena + nargs * sizeof(struct grant);
+	int i;
 
 	arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED)
 		die_errno("cannot allocate the grant list");
-	r->tcp_bind = &arena->tcp_bind;
-	r->tcp_connect = &arena->tcp_connect;
+	for (i = 0; i < NET_KINDS; i++)
+		r->net[i].bits = arena->bits[i];
 	r->grants = arena->grants;
 }
 

@@ -44,9 +44,16 @@ struct grant {
 	int optional; /* a -try grant: a missing path is skipped */
 };
 
+/* The kinds of port rule, in the order of net_rights[] (abi.c): kind i is
+ * the right 1 << i of handled_access_net. */
+enum net_kind { NET_TCP_BIND, NET_TCP_CONNECT, NET_UDP_BIND, NET_UDP_CONNECT, NET_KINDS };
+
 struct ports {
 	const char *option; /* first option that made this kind handled, or NULL */
-	uint64_t bits[65536 / 64];
+	const char *none;   /* an option that allowed no port of it, or NULL */
+	const char *listed; /* the first option that listed ports, or NULL */
+	const char *list;   /* and its list */
+	uint64_t *bits;	    /* 65536 bits in main's arena, untouched until listed */
 };
 
 static inline int port_listed(const struct ports *ports, unsigned port)
@@ -59,7 +66,7 @@ struct request {
 	struct grant *grants; /* in command-line order */
 	size_t ngrants;
 	int reads_confined; /* any --ro or --ro-try grant */
-	struct ports *tcp_bind, *tcp_connect;
+	struct ports net[NET_KINDS];
 	uint64_t scopes;
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */

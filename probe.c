@@ -56,63 +56,45 @@ struct probe_env {
 	int tty;      /* in the child: a pty that is its controlling terminal, or -1 */
 };
 
-static int try_open(const char *path, int flags)
+/* Each attempt is told the right that should deny it. */
+static int file_try(const struct probe_env *env, uint64_t right)
 {
+	const char *path = right == LANDLOCK_ACCESS_FS_READ_DIR ? "/" : "/dev/null";
+	int flags = right == LANDLOCK_ACCESS_FS_WRITE_FILE ? O_WRONLY : O_RDONLY;
 	int fd = open(path, flags | O_CLOEXEC);
 
+	(void)env;
 	return fd < 0 ? -1 : close(fd);
 }
 
-static int read_dir(const struct probe_env *env)
+/*
+ * A bind or a connect on 127.0.0.1 and a high port (below 1024 an
+ * unprivileged bind fails with EACCES anyway), TCP or UDP as the right says.
+ * A UDP connect is checked as a send with an address is, and sends nothing.
+ */
+static int port_try(const struct probe_env *env, uint64_t right)
 {
-	(void)env;
-	return try_open("/", O_RDONLY | O_DIRECTORY);
-}
-
-static int read_file(const struct probe_env *env)
-{
-	(void)env;
-	return try_open("/dev/null", O_RDONLY);
-}
-
-static int write_file(const struct probe_env *env)
-{
-	(void)env;
-	return try_open("/dev/null", O_WRONLY);
-}
-
-/* A high port: below 1024 an unprivileged bind fails with EACCES anyway. */
-static int tcp_try(int (*op)(int, const struct sockaddr *, socklen_t))
-{
+	const uint64_t udp = LANDLOCK_ACCESS_NET_BIND_UDP | LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP;
+	const uint64_t bind_rights = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_BIND_UDP;
 	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(65535)};
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_INET, (right & udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
 	int ret, err;
 
+	(void)env;
 	if (fd < 0)
 		return -1;
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ret = op(fd, (const struct sockaddr *)&addr, sizeof addr);
+	ret = (right & bind_rights ? bind : connect)(fd, (const struct sockaddr *)&addr,
+						     sizeof addr);
 	err = errno;
 	close(fd);
 	errno = err;
 	return ret;
 }
 
-static int tcp_bind(const struct probe_env *env)
+static int signal_parent(const struct probe_env *env, uint64_t right)
 {
-	(void)env;
-	return tcp_try(bind);
-}
-
-static int tcp_connect(const struct probe_env *env)
-{
-	(void)env;
-	return tcp_try(connect);
-}
-
-static int signal_parent(const struct probe_env *env)
-{
-	(void)env;
+	(void)env, (void)right;
 	return kill(getppid(), 0);
 }
 
@@ -130,13 +112,15 @@ static int unix_connect(const struct sockaddr_un *addr, socklen_t len)
 	return ret;
 }
 
-static int abstract_connect(const struct probe_env *env)
+static int abstract_connect(const struct probe_env *env, uint64_t right)
 {
+	(void)right;
 	return unix_connect(&env->listener, env->listener_len);
 }
 
-static int pathname_connect(const struct probe_env *env)
+static int pathname_connect(const struct probe_env *env, uint64_t right)
 {
+	(void)right;
 	if (!env->pathname_len) {
 		errno = ENOENT;
 		return -1;
@@ -159,8 +143,9 @@ static int tty_ioctl(const struct probe_env *env, unsigned long cmd)
 }
 
 /* Also with high bits the kernel ignores (CVE-2019-10063). */
-static int tiocsti(const struct probe_env *env)
+static int tiocsti(const struct probe_env *env, uint64_t right)
 {
+	(void)right;
 	int ret = tty_ioctl(env, TIOCSTI);
 
 	if (ret == 0 || errno != EPERM)
@@ -168,8 +153,9 @@ static int tiocsti(const struct probe_env *env)
 	return tty_ioctl(env, 1UL << 32 | TIOCSTI);
 }
 
-static int tioclinux(const struct probe_env *env)
+static int tioclinux(const struct probe_env *env, uint64_t right)
 {
+	(void)right;
 	return tty_ioctl(env, TIOCLINUX);
 }
 
@@ -180,18 +166,20 @@ enum handled_in { IN_FS, IN_NET, IN_SCOPED, IN_FILTER };
 
 static const struct check {
 	const char *name;
-	int (*attempt)(const struct probe_env *);
+	int (*attempt)(const struct probe_env *, uint64_t right);
 	int expect;	/* the errno of the denial: Landlock's, or the filter's */
 	int controlled; /* must succeed before the sandbox, or it proves nothing */
 	enum handled_in in;
 	uint64_t right;
 } checks[] = {
-	{"read_dir", read_dir, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_DIR},
-	{"read_file", read_file, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_FILE},
-	{"write_file", write_file, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_WRITE_FILE},
+	{"read_dir", file_try, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_DIR},
+	{"read_file", file_try, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_FILE},
+	{"write_file", file_try, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_WRITE_FILE},
 	{"resolve_unix", pathname_connect, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_RESOLVE_UNIX},
-	{"tcp_bind", tcp_bind, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_BIND_TCP},
-	{"tcp_connect", tcp_connect, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_CONNECT_TCP},
+	{"tcp_bind", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_BIND_TCP},
+	{"tcp_connect", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_CONNECT_TCP},
+	{"udp_bind", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_BIND_UDP},
+	{"udp_connect", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP},
 	{"signal", signal_parent, EPERM, 1, IN_SCOPED, LANDLOCK_SCOPE_SIGNAL},
 	{"abstract-unix", abstract_connect, EPERM, 0, IN_SCOPED,
 	 LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET},
@@ -299,14 +287,15 @@ static void self_test_child(const struct policy *p, struct probe_env *env, int o
 
 	env->tty = own_tty();
 	for (i = 0; i < NCHECKS; i++)
-		if ((wanted & 1U << i) && checks[i].controlled && checks[i].attempt(env))
+		if ((wanted & 1U << i) && checks[i].controlled &&
+		    checks[i].attempt(env, checks[i].right))
 			v.unprovable |= 1U << i;
 	v.stage = STAGE_LISTEN;
 	if ((!abstract || listen_abstract(env) == 0) && sandbox_nothing(p, &v) == 0)
 		for (i = 0; i < NCHECKS; i++) {
 			if (!(wanted & 1U << i) || (v.unprovable & 1U << i))
 				continue;
-			if (checks[i].attempt(env) == 0) {
+			if (checks[i].attempt(env, checks[i].right) == 0) {
 				v.failed = i; /* failed_errno 0: not denied at all */
 				break;
 			}
@@ -444,6 +433,7 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 {
 	const struct effective *k = &p->kernel;
 	int full = k->abi >= newest_abi(fs_rights);
+	uint64_t net = rights_at(net_rights, k->abi, 0);
 	struct kv kv = {.o = o, .prefix = "", .json = p->asked.json};
 
 	if (!kv.json)
@@ -458,7 +448,8 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 	kv_word(&kv, "fs", full ? "full" : "partial");
 	kv_fs(&kv, p);
 	kv_bool(&kv, "pathname_sockets", (k->fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX) != 0);
-	kv_bool(&kv, "tcp", rights_at(net_rights, k->abi, 0) != 0);
+	kv_bool(&kv, "tcp", (net & (1 << NET_TCP_BIND | 1 << NET_TCP_CONNECT)) != 0);
+	kv_bool(&kv, "udp", (net & (1 << NET_UDP_BIND | 1 << NET_UDP_CONNECT)) != 0);
 	kv_names(&kv, "scopes", scope_names, rights_at(scope_names, k->abi, 0));
 	kv_bool(&kv, "log_flags", rights_at(log_flags, k->abi, 0) != 0);
 	kv_names(&kv, "unused", unused_features, rights_at(unused_features, k->abi, 0));

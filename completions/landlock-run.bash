@@ -29,7 +29,7 @@ _landlock_run() {
 		compopt -o filenames
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
-	--tcp-bind | --tcp-connect)
+	--tcp-bind | --tcp-connect | --udp-bind | --udp-connect)
 		mapfile -t COMPREPLY < <(compgen -W 'none' -- "$cur")
 		return ;;
 	--scope) # a comma list: complete the item after the last comma
@@ -40,7 +40,8 @@ _landlock_run() {
 		COMPREPLY=()
 		return ;;
 	esac
-	local options='--ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp --scope
+	local options='--ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp
+		--udp-bind --udp-connect --no-udp --scope
 		--log-subprocesses --no-log --no-log-nested --keep-caps --abi --strict --probe --json
 		-v --verbose -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")

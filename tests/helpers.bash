@@ -142,6 +142,7 @@ probe_report() {
 	echo "fs_missing=$(rights_missing fs "$used")"
 	echo "pathname_sockets=$(yes_from "$(right_abi resolve_unix)" "$used")"
 	echo "tcp=$(yes_from "$(right_abi tcp_connect)" "$used")"
+	echo "udp=$(yes_from "$(right_abi udp_connect)" "$used")"
 	echo "scopes=$(rights scope "$used")"
 	echo "log_flags=$(yes_from "$(right_abi --no-log)" "$used")"
 	echo "unused=$(rights unused "$used")"

@@ -108,10 +108,40 @@ denied() {
 	denied --no-tcp -- "$TRYOP" bind "$F"
 }
 
-@test "--no-tcp --tcp-connect P: connect only to P, bind nowhere" {
-	allowed --no-tcp --tcp-connect "$P" -- "$TRYOP" connect "$P"
-	denied --no-tcp --tcp-connect "$P" -- "$TRYOP" connect "$Q"
-	denied --no-tcp --tcp-connect "$P" -- "$TRYOP" bind "$F"
+@test "--tcp-bind none --tcp-connect P: connect only to P, bind nowhere" {
+	allowed --tcp-bind none --tcp-connect "$P" -- "$TRYOP" connect "$P"
+	denied --tcp-bind none --tcp-connect "$P" -- "$TRYOP" connect "$Q"
+	denied --tcp-bind none --tcp-connect "$P" -- "$TRYOP" bind "$F"
+}
+
+# range_with A B: a range A-B that holds port A and not port B.
+range_with() {
+	if (($2 > $1)); then echo "0-$1"; else echo "$1-65535"; fi
+}
+
+@test "ranges A-B: --tcp-connect and --tcp-bind allow each port of the range, and only those" {
+	allowed --tcp-connect "$(range_with "$P" "$Q")" -- "$TRYOP" connect "$P"
+	denied --tcp-connect "$(range_with "$P" "$Q")" -- "$TRYOP" connect "$Q"
+	allowed --tcp-connect "1,$P-$P,65535" -- "$TRYOP" connect "$P"
+	allowed --tcp-bind "$(range_with "$F" "$G")" -- "$TRYOP" bind "$F"
+	denied --tcp-bind "$(range_with "$F" "$G")" -- "$TRYOP" bind "$G"
+	# the whole range: 65536 rules, still a working launch
+	allowed --tcp-connect 0-65535 -- "$TRYOP" connect "$Q"
+}
+
+@test "none together with ports for the same kind is refused, in either order, naming both" {
+	local ports=${P}
+	run -125 --separate-stderr "$LR" --no-tcp --tcp-connect "$ports" -- touch marker
+	assert_equal "$stderr" "landlock-run: --tcp-connect $ports contradicts --no-tcp, which allows no port: give one or the other"
+	run -125 --separate-stderr "$LR" --tcp-connect "$ports" --no-tcp -- touch marker
+	assert_equal "$stderr" "landlock-run: --tcp-connect $ports contradicts --no-tcp, which allows no port: give one or the other"
+	run -125 --separate-stderr "$LR" --tcp-bind 80,443 --tcp-bind none -- touch marker
+	assert_equal "$stderr" "landlock-run: --tcp-bind 80,443 contradicts --tcp-bind none, which allows no port: give one or the other"
+	assert_file_not_exists marker
+	# the control: none for one kind and ports for the other is no contradiction
+	allowed --tcp-bind none --tcp-connect "$ports" -- "$TRYOP" connect "$P"
+	# and none twice, or --no-tcp with none, says the same thing twice
+	denied --no-tcp --tcp-connect none -- "$TRYOP" connect "$P"
 }
 
 @test "a kind never mentioned stays unrestricted" {
@@ -147,7 +177,8 @@ denied() {
 @test "every invalid PORT is a usage error: 125 naming the option, nothing runs" {
 	local opt v
 	for opt in --tcp-bind --tcp-connect; do
-		for v in 65536 -1 abc '' '80,' ' 80' '+80' '0x50' ',80' '80,,443' '80 ' 'none,80' '99999999999999999999'; do
+		for v in 65536 -1 abc '' '80,' ' 80' '+80' '0x50' ',80' '80,,443' '80 ' 'none,80' '99999999999999999999' \
+			'90-80' '80-' '-80' '80-90-100' '80--90' '80-+90' '80- 90' '80-65536' '1-2,3-2'; do
 			run --separate-stderr "$LR" "$opt" "$v" -- touch marker
 			assert_failure 125
 			assert_output ""
@@ -165,9 +196,9 @@ denied() {
 
 @test "a bad port is quoted once; the list is quoted too only when it says more" {
 	run -125 --separate-stderr "$LR" --tcp-connect http -- true
-	assert_equal "$stderr" "landlock-run: --tcp-connect: invalid port 'http' (a port is 0 to 65535; or 'none' alone)"
+	assert_equal "$stderr" "landlock-run: --tcp-connect: invalid port 'http' (a port is 0 to 65535, a range A-B has A <= B; or 'none' alone)"
 	run -125 --separate-stderr "$LR" --tcp-bind 80,http -- true
-	assert_equal "$stderr" "landlock-run: --tcp-bind: invalid port 'http' in '80,http' (a port is 0 to 65535; or 'none' alone)"
+	assert_equal "$stderr" "landlock-run: --tcp-bind: invalid port 'http' in '80,http' (a port is 0 to 65535, a range A-B has A <= B; or 'none' alone)"
 }
 
 @test "--abi 3 refuses every TCP option: 125 naming it and ABI 4, nothing runs" {

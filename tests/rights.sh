@@ -27,6 +27,8 @@ fs ioctl_dev 5
 fs resolve_unix 9
 net tcp_bind 4
 net tcp_connect 4
+net udp_bind 10
+net udp_connect 10
 scope abstract-unix 6
 scope signal 6
 log --no-log 7

@@ -18,9 +18,12 @@
  *   tryop mptcp-bind PORT        MPTCP bind to 127.0.0.1:PORT
  *   tryop mptcp-connect PORT     MPTCP connect (falls back to TCP with a TCP peer)
  *   tryop udp-bind PORT          UDP bind to 127.0.0.1:PORT
- *   tryop udp-send PORT          UDP sendto 127.0.0.1:PORT
+ *   tryop udp-send PORT          UDP sendto 127.0.0.1:PORT (from an unbound socket)
+ *   tryop udp-connect PORT       UDP connect to 127.0.0.1:PORT (sends nothing)
  *   tryop freeport               print a TCP port that was free a moment ago
  *   tryop listen N               N TCP listeners on 127.0.0.1, one port a line
+ *   tryop udp-listen N           N UDP sockets on 127.0.0.1, one port a line, then
+ *                                "got PORT" for each datagram one of them receives
  *   tryop kill PID SIG           kill(2)
  *   tryop ulisten NAME           UNIX stream listener; @NAME is abstract
  *   tryop uconnect NAME          connect to it
@@ -165,10 +168,12 @@ static socklen_t unix_addr(struct sockaddr_un *a, const char *name)
 			   (name[0] != '@'));
 }
 
-/* Accept and drop connections on fds[0..n) until killed or the alarm. */
-static void serve(const int *fds, int n)
+/* Until killed or the alarm: accept and drop connections on fds[0..n), or
+ * for datagram sockets (ports[i] set) print "got PORT" for each datagram. */
+static void serve(const int *fds, const unsigned *ports, int n)
 {
 	struct pollfd p[8];
+	char byte;
 	int i;
 
 	fflush(stdout);
@@ -178,14 +183,21 @@ static void serve(const int *fds, int n)
 	for (;;) {
 		if (poll(p, (nfds_t)n, -1) < 0)
 			continue;
-		for (i = 0; i < n; i++)
-			if (p[i].revents & POLLIN)
+		for (i = 0; i < n; i++) {
+			if (!(p[i].revents & POLLIN))
+				continue;
+			if (!ports)
 				close(accept(fds[i], NULL, NULL));
+			else if (recv(fds[i], &byte, 1, 0) >= 0 && printf("got %u\n", ports[i]) > 0)
+				fflush(stdout);
+		}
 	}
 }
 
-static int listen_tcp(int n)
+/* N sockets of TYPE bound to 127.0.0.1, each on a port the kernel picks. */
+static int listen_inet(int type, int n)
 {
+	unsigned ports[8];
 	int fds[8], i;
 
 	if (n < 1 || n > 8) {
@@ -195,15 +207,17 @@ static int listen_tcp(int n)
 	for (i = 0; i < n; i++) {
 		struct sockaddr_in a = loopback(0);
 		socklen_t len = sizeof a;
-		int fd = socket(AF_INET, SOCK_STREAM, 0);
+		int fd = socket(AF_INET, type, 0);
 
-		if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 16) ||
+		if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) ||
+		    (type == SOCK_STREAM && listen(fd, 16)) ||
 		    getsockname(fd, (struct sockaddr *)&a, &len))
 			setup_failed("listen");
-		printf("%u\n", ntohs(a.sin_port));
+		ports[i] = ntohs(a.sin_port);
+		printf("%u\n", ports[i]);
 		fds[i] = fd;
 	}
-	serve(fds, n);
+	serve(fds, type == SOCK_DGRAM ? ports : NULL, n);
 	return 0;
 }
 
@@ -380,7 +394,17 @@ static int op_freeport(char **a)
 
 static int op_listen(char **a)
 {
-	return listen_tcp(atoi(a[0]));
+	return listen_inet(SOCK_STREAM, atoi(a[0]));
+}
+
+static int op_udp_listen(char **a)
+{
+	return listen_inet(SOCK_DGRAM, atoi(a[0]));
+}
+
+static int op_udp_connect(char **a)
+{
+	return inet_op(SOCK_DGRAM, 0, "connect", port_arg(a[0]));
 }
 
 static int op_kill(char **a)
@@ -393,7 +417,7 @@ static int op_ulisten(char **a)
 	int fd = unix_listen(a[0]);
 
 	puts("ready");
-	serve(&fd, 1);
+	serve(&fd, NULL, 1);
 	return 0;
 }
 
@@ -451,6 +475,8 @@ static const struct op {
 	{"mptcp-connect", 1, op_mptcp_connect},
 	{"udp-bind", 1, op_udp_bind},
 	{"udp-send", 1, op_udp_send},
+	{"udp-connect", 1, op_udp_connect},
+	{"udp-listen", 1, op_udp_listen},
 	{"freeport", 0, op_freeport},
 	{"listen", 1, op_listen},
 	{"kill", 2, op_kill},

@@ -3,6 +3,9 @@
 /** A Landlock scope name accepted by `--scope`. */
 export type Scope = 'abstract-unix' | 'signal';
 
+/** A port 0..65535, or a range of them 'A-B' with A <= B. */
+export type Port = number | `${number}-${number}`;
+
 /** Every scope name this package knows, in the launcher's order. */
 export declare const SCOPES: readonly Scope[];
 
@@ -27,15 +30,26 @@ export interface Policy {
 	 */
 	unix?: readonly string[];
 	/**
-	 * TCP ports the command may bind, one `--tcp-bind N` per port (integers 0..65535).
+	 * TCP ports the command may bind, one `--tcp-bind N` per port: integers 0..65535, or
+	 * ranges 'A-B' (A <= B) that allow each port from A to B.
 	 * `'none'` or an empty array both mean "confine bind, allow no port" (`--tcp-bind none`).
 	 * Leave it undefined to not confine bind at all. Needs Landlock ABI 4.
 	 */
-	tcpBind?: readonly number[] | 'none';
+	tcpBind?: readonly Port[] | 'none';
 	/** TCP ports the command may connect to; same rules as `tcpBind` (`--tcp-connect`). Needs ABI 4. */
-	tcpConnect?: readonly number[] | 'none';
+	tcpConnect?: readonly Port[] | 'none';
 	/** `--no-tcp`: the same as tcpBind and tcpConnect 'none'; given with either of them, a TypeError. */
 	noTcp?: boolean;
+	/**
+	 * UDP ports the command may bind (`--udp-bind`), as for `tcpBind`. Port 0 is an ephemeral
+	 * port, which a socket that sends before it binds takes: with udpBind given, a client
+	 * needs 0 in it to send at all. Needs ABI 10.
+	 */
+	udpBind?: readonly Port[] | 'none';
+	/** UDP ports the command may connect or send to (`--udp-connect`). Needs ABI 10. */
+	udpConnect?: readonly Port[] | 'none';
+	/** `--no-udp`: the same as udpBind and udpConnect 'none'; given with either of them, a TypeError. */
+	noUdp?: boolean;
 	/** IPC scopes to confine, one `--scope S` each. Needs ABI 6. */
 	scopes?: readonly Scope[];
 	/** `--log-subprocesses`: the audit log also gets the denials of the command and all it runs. Needs ABI 7. */
@@ -147,6 +161,8 @@ export interface ProbeEnforced {
 	pathnameSockets: boolean;
 	/** Whether TCP bind/connect can be confined (ABI >= 4). */
 	tcp: boolean;
+	/** Whether UDP bind/connect/send can be confined (ABI >= 10). */
+	udp: boolean;
 	/** The scopes that can be confined (ABI >= 6). */
 	scopes: Scope[];
 	code: null;
@@ -162,6 +178,7 @@ export interface ProbeUnusable {
 	errata: null;
 	pathnameSockets: false;
 	tcp: false;
+	udp: false;
 	scopes: [];
 	code: ProbeErrorCode;
 	/** The launcher's `landlock-run: ` line, or what else went wrong. */

@@ -56,9 +56,11 @@ strict                1
 tcp_option            1
 scope_option          1
 log_option            1
+udp_option            1
 tcp_connect           4
 tcp_bind              4
 scope_signal          6
 unix_socket           1
+udp                   10
 TABLE
 echo LRDONE

@@ -63,6 +63,7 @@ c_strict() { option strict "$(abi_max fs)" --strict; }
 c_tcp_option() { option tcp 4 --tcp-connect 80; }
 c_scope_option() { option scope 6 --scope signal; }
 c_log_option() { option log 7 --no-log; }
+c_udp_option() { option udp "$(right_abi udp_connect)" --udp-connect 53; }
 # nc runs under busybox timeout: a launcher that fails to confine must not hang the
 # guest (a listener whose bind was not denied waits for a peer forever).
 c_tcp_connect() {
@@ -114,6 +115,52 @@ c_unix_socket() {
 		r $LR --abi $(($(right_abi resolve_unix) - 1)) -- tryop uconnect $sock
 		[ "$out" = ok ] || no "--abi $(($(right_abi resolve_unix) - 1)): connect printed [$out], want ok"
 	fi
+	kill $server
+	wait $server 2>/dev/null
+}
+# UDP (ABI 10) against two receivers started outside the sandbox: a send to a port
+# in --udp-connect arrives, one outside fails with EACCES and does not (the same send
+# without the launcher does); bind likewise; once bind is confined, a send from an
+# unbound socket needs port 0 in --udp-bind (the ephemeral port it binds); ranges.
+got() { grep -c "^got $1\$" $T/udp.out; }
+# udp_send WANT PORT ARGS...: tryop udp-send PORT under the launcher with ARGS
+# prints WANT, and the datagram arrives exactly when WANT is ok.
+udp_send() {
+	want=$1 port=$2
+	shift 2
+	before=$(got $port)
+	r $LR "$@" -- tryop udp-send $port
+	[ "$out" = $want ] || no "$* send to $port printed [$out], want $want"
+	sleep 0.3
+	if [ $want = ok ]; then after=$((before + 1)); else after=$before; fi
+	[ "$(got $port)" = $after ] || no "$* send to $port: $(got $port) arrived, want $after"
+}
+c_udp() {
+	tryop udp-listen 2 >$T/udp.out 2>&1 &
+	server=$!
+	i=0
+	while [ "$(grep -c '' $T/udp.out)" -lt 2 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	R=$(sed -n 1p $T/udp.out) S=$(sed -n 2p $T/udp.out)
+	udp_send ok $R --udp-connect $R
+	udp_send EACCES $S --udp-connect $R
+	r tryop udp-send $S
+	sleep 0.3
+	[ "$(got $S)" = 1 ] || no "control: a send to $S without the launcher did not arrive"
+	udp_send ok $S --udp-connect "$R,$S-$S"
+	udp_send EACCES $R --udp-bind 8080 --udp-connect $R
+	udp_send ok $R --udp-bind 0,8080 --udp-connect $R
+	udp_send EACCES $R --no-udp
+	r $LR --udp-bind 8080 -- tryop udp-bind 8081
+	[ "$out" = EACCES ] || no "--udp-bind 8080: bind 8081 printed [$out], want EACCES"
+	r tryop udp-bind 8081
+	[ "$out" = ok ] || no "control: bind 8081 without the launcher printed [$out]"
+	r $LR --udp-bind 8080 -- tryop udp-bind 8080
+	[ "$out" = ok ] || no "--udp-bind 8080: bind 8080 printed [$out], want ok"
+	r $LR --abi $(($(right_abi udp_connect) - 1)) --udp-connect $R -- true
+	want_refusal
+	r $LR --probe -v --udp-bind 0 --udp-connect 53
+	want_rc 0
+	case $out in *"proven="*udp_bind,udp_connect*) ;; *) no "the probe did not prove udp_bind,udp_connect: $out" ;; esac
 	kill $server
 	wait $server 2>/dev/null
 }

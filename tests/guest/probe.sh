@@ -46,6 +46,7 @@ probe_rights() {
 	want_key pathname_sockets "$(yes_at "$RESOLVE" "$1")"
 	want_key scopes "$(rights scope "$1")"
 	want_key tcp "$(yes_at "$(right_abi tcp_connect)" "$1")"
+	want_key udp "$(yes_at "$(right_abi udp_connect)" "$1")"
 	want_key log_flags "$(yes_at "$(right_abi --no-log)" "$1")"
 	want_key unused "$(rights unused "$1")"
 }

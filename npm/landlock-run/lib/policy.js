@@ -3,8 +3,6 @@
 // grantArgs() emits them (also the order of Policy in index.d.ts and of the README).
 //
 // Adding a CLI option to the API is one row here and one field in Policy (index.d.ts), e.g.
-//   ['udpBind', '--udp-bind', ports]         issue 11 (ports also take 'A-B' ranges then:
-//                                            change port() below, once, for TCP and UDP)
 //   ['newSession', '--new-session', flag]    issue 12, likewise dieWithParent, closeFds,
 //                                            clearenv, noSymlinks
 //   ['setenv', '--setenv', list(assignment)] issue 12, with a check `assignment` for VAR=VALUE
@@ -26,8 +24,13 @@ function path(key, p) {
 	}
 	return p;
 }
+// A port is an integer 0..65535, or a range 'A-B' of them with A <= B (as the CLI takes).
+const isPort = (n) => Number.isInteger(n) && n >= 0 && n <= 65535;
 function port(key, p) {
-	if (!Number.isInteger(p) || p < 0 || p > 65535) fail(`${key} has an invalid port ${show(p)} (ports are integers 0..65535)`);
+	const range = typeof p === 'string' && /^(0|[1-9][0-9]{0,4})-(0|[1-9][0-9]{0,4})$/.exec(p);
+	if (range ? !(isPort(+range[1]) && isPort(+range[2]) && +range[1] <= +range[2]) : !isPort(p)) {
+		fail(`${key} has an invalid port ${show(p)} (ports are integers 0..65535, ranges strings 'A-B' with A <= B)`);
+	}
 	return String(p);
 }
 function scope(key, s) {
@@ -65,6 +68,9 @@ const FIELDS = [
 	['tcpBind', '--tcp-bind', ports],
 	['tcpConnect', '--tcp-connect', ports],
 	['noTcp', '--no-tcp', flag],
+	['udpBind', '--udp-bind', ports],
+	['udpConnect', '--udp-connect', ports],
+	['noUdp', '--no-udp', flag],
 	['scopes', '--scope', list(scope)],
 	['logSubprocesses', '--log-subprocesses', flag],
 	['noLog', '--no-log', flag],
@@ -85,8 +91,10 @@ function grantArgs(policy = {}) {
 		if (!(key in POLICY_OPTIONS)) fail(`unknown policy field ${show(key)} (known: ${Object.keys(POLICY_OPTIONS).join(', ')})`);
 	}
 	// contradictory, so refused rather than merged (a merge would silently allow the ports)
-	if (policy.noTcp && (policy.tcpBind !== undefined || policy.tcpConnect !== undefined)) {
-		fail('noTcp contradicts tcpBind/tcpConnect: give one or the other');
+	for (const [no, bind, connect] of [['noTcp', 'tcpBind', 'tcpConnect'], ['noUdp', 'udpBind', 'udpConnect']]) {
+		if (policy[no] && (policy[bind] !== undefined || policy[connect] !== undefined)) {
+			fail(`${no} contradicts ${bind}/${connect}: give one or the other`);
+		}
 	}
 	return FIELDS.flatMap(([key, option, kind]) => (policy[key] === undefined ? [] : kind(key, option, policy[key])));
 }

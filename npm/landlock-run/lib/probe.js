@@ -10,7 +10,7 @@ const FAILURE_PREFIX = 'landlock-run: ';
 const MAX_OUTPUT = 1 << 20;
 
 const unusable = (code, error) => ({
-	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, scopes: [],
+	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, udp: false, scopes: [],
 	code, error,
 });
 const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
@@ -58,6 +58,7 @@ function interpret(run, { file, timeoutMs }) {
 		errata: Number.isInteger(facts.errata) ? facts.errata : null,
 		pathnameSockets: facts.pathname_sockets === true,
 		tcp: facts.tcp === true,
+		udp: facts.udp === true,
 		scopes: Array.isArray(facts.scopes) ? facts.scopes.filter((s) => typeof s === 'string') : [],
 		code: null,
 		error: null,

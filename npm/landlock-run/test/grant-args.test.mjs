@@ -17,28 +17,31 @@ test('no policy or an empty one gives no options', () => {
 test('options come in the fixed order whatever the key order of the policy', () => {
 	const policy = {
 		verbose: true, strict: true, abi: 4, keepCaps: true, noLogNested: true, noLog: true, logSubprocesses: true,
-		scopes: ['signal', 'abstract-unix'], tcpConnect: [443, 80],
+		scopes: ['signal', 'abstract-unix'], udpConnect: [53, '5353-5355'], udpBind: [0], tcpConnect: [443, 80],
 		tcpBind: [8080], unix: ['/run/s', '/run/d'], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
 	};
 	assert.deepEqual(grantArgs(policy), [
 		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry', '--unix', '/run/s', '--unix', '/run/d',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
+		'--udp-bind', '0', '--udp-connect', '53', '--udp-connect', '5353-5355',
 		'--scope', 'signal', '--scope', 'abstract-unix', '--log-subprocesses', '--no-log', '--no-log-nested',
 		'--keep-caps', '--abi', '4', '--strict', '--verbose',
 	]);
 	assert.deepEqual(grantArgs({ noTcp: true }), ['--no-tcp']);
+	assert.deepEqual(grantArgs({ noUdp: true, noTcp: true }), ['--no-tcp', '--no-udp']);
 });
 
 test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits them', () => {
 	assert.deepEqual(Object.entries(POLICY_OPTIONS), [
 		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['unix', '--unix'],
-		['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'], ['scopes', '--scope'],
+		['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
+		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'], ['scopes', '--scope'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
 		['keepCaps', '--keep-caps'], ['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
-	for (const key of ['noTcp', 'logSubprocesses', 'noLog', 'noLogNested', 'keepCaps', 'strict', 'verbose']) {
+	for (const key of ['noTcp', 'noUdp', 'logSubprocesses', 'noLog', 'noLogNested', 'keepCaps', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
 	}
@@ -50,6 +53,14 @@ test("ports: one option per port; 'none' and [] both mean none", () => {
 	assert.deepEqual(grantArgs({ tcpBind: [] }), ['--tcp-bind', 'none']);
 	assert.deepEqual(grantArgs({ tcpConnect: 'none', tcpBind: [] }),
 		['--tcp-bind', 'none', '--tcp-connect', 'none']);
+	assert.deepEqual(grantArgs({ udpConnect: 'none', udpBind: [0] }),
+		['--udp-bind', '0', '--udp-connect', 'none']);
+});
+
+test("ranges: 'A-B' strings with A <= B, passed as the CLI takes them", () => {
+	assert.deepEqual(grantArgs({ tcpConnect: ['8000-8999', 443, '0-65535', '7-7'] }),
+		['--tcp-connect', '8000-8999', '--tcp-connect', '443', '--tcp-connect', '0-65535', '--tcp-connect', '7-7']);
+	assert.deepEqual(grantArgs({ udpBind: ['5000-5010'] }), ['--udp-bind', '5000-5010']);
 });
 
 test('paths are passed through verbatim (relative, spaces, leading dash)', () => {
@@ -80,6 +91,16 @@ const bad = {
 	'port as a string': { tcpBind: ['80'] },
 	'ports as a string other than none': { tcpConnect: 'all' },
 	'NaN port': { tcpBind: [NaN] },
+	'range the wrong way round': { tcpConnect: ['9000-8000'] },
+	'range past 65535': { udpConnect: ['1-65536'] },
+	'range with spaces': { tcpBind: ['1 - 2'] },
+	'range with a leading zero': { tcpBind: ['01-2'] },
+	'half a range': { udpBind: ['80-'] },
+	'a range of three': { tcpBind: ['1-2-3'] },
+	'a range as an array': { tcpBind: [[1, 2]] },
+	'noUdp with udpBind': { noUdp: true, udpBind: [0] },
+	'noUdp with udpConnect none': { noUdp: true, udpConnect: 'none' },
+	'udpConnect as a number': { udpConnect: 53 },
 	'unknown scope': { scopes: ['network'] },
 	'scopes as a string': { scopes: 'signal' },
 	'abi 0': { abi: 0 },

@@ -8,19 +8,19 @@ import { cleanup, fakeInstall, fakeLauncher, tempDir } from './helpers.mjs';
 after(cleanup);
 
 const FULL = '{"abi":10,"abi_used":10,"enforcement":"full","errata":15,"fs":"full",' +
-	'"fs_handled":["execute","write_file"],"fs_missing":[],"pathname_sockets":true,"tcp":true,' +
+	'"fs_handled":["execute","write_file"],"fs_missing":[],"pathname_sockets":true,"tcp":true,"udp":true,' +
 	'"scopes":["abstract-unix","signal"],"log_flags":true,"unused":["tsync","quiet"],' +
 	'"proven":["read_dir","read_file","write_file","resolve_unix"],"self_test":"passed"}';
 const PARTIAL = '{"abi":2,"abi_used":2,"enforcement":"partial","errata":null,"fs":"partial",' +
 	'"fs_handled":["execute"],"fs_missing":["truncate","ioctl_dev","resolve_unix"],' +
-	'"pathname_sockets":false,"tcp":false,"scopes":[],"log_flags":false,"unused":[],' +
+	'"pathname_sockets":false,"tcp":false,"udp":false,"scopes":[],"log_flags":false,"unused":[],' +
 	'"proven":["read_dir","read_file","write_file"],"self_test":"passed"}';
 
 test('probe: full enforcement', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'full', abi: 10, abiUsed: 10, errata: 15, pathnameSockets: true,
-		tcp: true, scopes: ['abstract-unix', 'signal'], code: null, error: null,
+		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], code: null, error: null,
 	});
 });
 
@@ -28,7 +28,7 @@ test('probe: partial enforcement on an old ABI, errata unknown', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, pathnameSockets: false,
-		tcp: false, scopes: [], code: null, error: null,
+		tcp: false, udp: false, scopes: [], code: null, error: null,
 	});
 });
 
@@ -42,7 +42,7 @@ test('probe: passes --probe --json and the policy options', async () => {
 
 const unusableShape = {
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false,
-	scopes: [],
+	udp: false, scopes: [],
 };
 
 test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line', async () => {

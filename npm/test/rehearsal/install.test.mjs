@@ -48,6 +48,7 @@ test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= FULL_ABI ? 'f
 	assert.equal(p.abiUsed, Math.min(kernelAbi, KNOWN_ABI));
 	assert.equal(p.enforcement, kernelAbi >= FULL_ABI ? 'full' : 'partial');
 	assert.equal(p.pathnameSockets, kernelAbi >= rightAbi('resolve_unix'));
+	assert.equal(p.udp, kernelAbi >= rightAbi('udp_connect'));
 	assert.equal(p.tcp, kernelAbi >= 4);
 	assert.deepEqual(p.scopes, kernelAbi >= 6 ? ['abstract-unix', 'signal'] : []);
 });

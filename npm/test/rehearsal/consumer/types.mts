@@ -10,23 +10,26 @@ if (result.enforced) {
 	const abi: number = result.abi; // a number once enforced: the union narrows on `enforced`
 	const level: 'full' | 'partial' = result.enforcement;
 	const scopes: Scope[] = result.scopes;
-	seen.push(abi, level, scopes, result.errata ?? 'no errata');
+	const ipc: boolean = result.pathnameSockets && result.udp;
+	seen.push(abi, level, scopes, ipc, result.errata ?? 'no errata');
 } else {
 	const code: ProbeErrorCode = result.code;
 	const why: string = result.error;
 	seen.push(code, why.length);
 }
 const policy: Policy = {
-	ro: ['/usr'], rw: ['/tmp'], roTry: [], rwTry: [], tcpBind: 'none', tcpConnect: [443], scopes: ['signal'],
-	logSubprocesses: false, noLog: false, noLogNested: false, abi: 7, strict: false, verbose: false,
+	ro: ['/usr'], rw: ['/tmp'], roTry: [], rwTry: [], unix: ['/dev/log'], tcpBind: 'none', tcpConnect: [443, '8000-8999'],
+	udpBind: [0], udpConnect: [53], scopes: ['signal'], logSubprocesses: false, noLog: false, noLogNested: false, abi: 7, strict: false, verbose: false,
 };
 const argv: string[] = command(policy, ['true'], { launcher: launcherPath() });
 const options: string = POLICY_OPTIONS.tcpConnect;
 const failed: boolean = isLauncherFailure(125, new Uint8Array(0)) || isLauncherFailure(null, undefined);
 // @ts-expect-error a field the API does not have
 grantArgs({ readOnly: ['/'] });
-// @ts-expect-error ports are numbers
+// @ts-expect-error ports are numbers, or ranges 'A-B'
 grantArgs({ tcpBind: ['80'] });
+// @ts-expect-error noUdp is a flag
+grantArgs({ noUdp: 'yes' });
 
 const verdict: 'full' | 'partial' | 'unusable' = compat.probe(compat.launcherPath((r: string) => r), { timeoutMs: 1000 });
 const grants: string[] = compat.grantArgs({ readOnly: ['/'], readWrite: ['/dev/null', '/tmp'] });
