@@ -85,7 +85,7 @@ void add_ports(struct ports *ports, const char *option, const char *list, const 
 		ports->list = list;
 	}
 	if (ports->none && ports->listed)
-		die("%s %s contradicts %s%s%s, which allows no port: give one or the other",
+		die("%s %s contradicts %s%s, which allows no port: give one or the other%s",
 		    ports->listed, ports->list, ports->none,
 		    strncmp(ports->none, "--no-", 5) ? " none" : "", at);
 	while (!none) {

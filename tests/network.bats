@@ -144,6 +144,12 @@ range_with() {
 	denied --no-tcp --tcp-connect none -- "$TRYOP" connect "$P"
 }
 
+@test "a contradiction within a policy file names the file and the line" {
+	printf '%s\n' --no-tcp '# the registry' --tcp-connect 443 >policy
+	run -125 --separate-stderr "$LR" @policy -- true
+	assert_equal "$stderr" "landlock-run: --tcp-connect 443 contradicts --no-tcp, which allows no port: give one or the other (@policy line 3)"
+}
+
 @test "a kind never mentioned stays unrestricted" {
 	allowed --tcp-bind "$F" -- "$TRYOP" connect "$P"
 	allowed --tcp-bind "$F" -- "$TRYOP" connect "$Q"
