@@ -119,11 +119,7 @@ check_run_policy() {
 @test "--probe --json at ABI 2 says partial and lists what is missing" {
 	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR" --probe --json
 	assert_success
-<<<<<<< HEAD
-	assert_output "{\"abi\":2,\"abi_used\":2,\"errata\":12,\"enforcement\":\"partial\",\"fs\":\"partial\",\"fs_handled\":[\"${ABI1//,/\",\"}\",\"refer\"],\"fs_missing\":[\"truncate\",\"ioctl_dev\",\"resolve_unix\"],\"pathname_sockets\":false,\"tcp\":false,\"scopes\":[],\"log_flags\":false,\"unused\":[],\"proven\":[\"read_dir\",\"read_file\",\"write_file\"],\"tty_injection\":\"refused\",\"self_test\":\"passed\"}"
-=======
-	assert_output "{\"abi\":2,\"abi_used\":2,\"errata\":12,\"enforcement\":\"partial\",\"fs\":\"partial\",\"fs_handled\":[\"${ABI1//,/\",\"}\",\"refer\"],\"fs_missing\":[\"truncate\",\"ioctl_dev\",\"resolve_unix\"],\"pathname_sockets\":false,\"tcp\":false,\"udp\":false,\"scopes\":[],\"log_flags\":false,\"unused\":[],\"proven\":[\"read_dir\",\"read_file\",\"write_file\"],\"self_test\":\"passed\"}"
->>>>>>> 71ab0d1 (UDP port rules (ABI 10), port ranges A-B, and none with ports refused as a contradiction)
+	assert_output "{\"abi\":2,\"abi_used\":2,\"errata\":12,\"enforcement\":\"partial\",\"fs\":\"partial\",\"fs_handled\":[\"${ABI1//,/\",\"}\",\"refer\"],\"fs_missing\":[\"truncate\",\"ioctl_dev\",\"resolve_unix\"],\"pathname_sockets\":false,\"tcp\":false,\"udp\":false,\"scopes\":[],\"log_flags\":false,\"unused\":[],\"proven\":[\"read_dir\",\"read_file\",\"write_file\"],\"tty_injection\":\"refused\",\"self_test\":\"passed\"}"
 }
 
 @test "errata: a chosen value is printed in hex, a kernel without the query gives unknown" {

@@ -11,14 +11,9 @@ import json
 import sys
 
 LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven")
-<<<<<<< HEAD
-BOOLS = ("pathname_sockets", "tcp", "log_flags")
+BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags")
 KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "self_test", *LISTS,
         *BOOLS}
-=======
-BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags")
-KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "self_test", *LISTS, *BOOLS}
->>>>>>> 71ab0d1 (UDP port rules (ABI 10), port ranges A-B, and none with ports refused as a contradiction)
 
 
 def load(raw):
