@@ -101,6 +101,8 @@ tally_check "fuzz: catches an exec without restrict_self" mutant no-enforce land
 	'/^[[:space:]]*enforce(&p, ruleset);$/d'
 tally_check "fuzz: catches --strict on a partial ABI" mutant no-strict abi.c \
 	's/if (r->strict)$/if (0)/'
+tally_check "fuzz: catches --udp-bind on an ABI before 10" mutant udp-abi abi.c \
+	's/"udp_bind", 10, 0}/"udp_bind", 4, 0}/'
 tally_check "fuzz: catches a swallowed option" mutant swallow landlock-run.c \
 	's/if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))$/if (0)/'
 tally_check "fuzz: catches SIGPIPE left ignored for the command" mutant sigpipe landlock-run.c \

@@ -3,9 +3,10 @@
  * (compiled as lr_main, see hooks.h) runs on argument vectors made from the
  * fuzz input, against a stand-in for the kernel's Landlock calls.
  *
- * Input: byte 0 picks the kernel (ABI = 1 + byte % 8, so 8 is newer than the
- * launcher; bit 3 set: no errata query) and the caller (bit 4 set: SIGPIPE
- * ignored; bit 5 set: root with every capability), the rest is split on NUL bytes into argv[1..].
+ * Input: byte 0 picks the kernel (ABI = 1 + byte % 16, so 11 and above are newer
+ * than the launcher; bit 6 set: no errata query) and the caller (bit 4 set:
+ * SIGPIPE ignored; bit 5 set: root with every capability), the rest is split on
+ * NUL bytes into argv[1..].
  * Every run must end in exit(0 or 125) or in exec; the harness aborts (a finding) when
  *   - exec is reached without no_new_privs and restrict_self before it, or
  *     with a command that is not what follows the first bare "--", or with
@@ -20,7 +21,8 @@
  *     command line and ABI (writes always confined, reads once --ro is
  *     given, network/scope/log only as asked and only when the ABI has them),
  *     or a feature asked for by name runs on an ABI that lacks it (--strict
- *     below 5, --tcp-* below 4, --scope below 6, log flags below 7);
+ *     below 9, --tcp-* below 4, --scope below 6, log flags below 7, --udp-*
+ *     below 10);
  *   - a rule carries rights the ruleset does not handle, or directory rights
  *     on a file (the real kernel would say EINVAL);
  *   - any other exit status shows up.
@@ -72,7 +74,10 @@ int lr_main(int argc, char **argv);
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 #define FS_FILE                                                                  \
 	(FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
-	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
+#define NET_TCP	     (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
+#define NET_UDP	     (LANDLOCK_ACCESS_NET_BIND_UDP | LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP)
+#define ABI_NEWEST   10	  /* the newest ABI the contract describes */
 #define MAX_ALLOCS   2048 /* an @FILE argument maps its text */
 #define MAX_RULESETS 4
 
@@ -134,6 +139,8 @@ static uint64_t fs_of_abi(int abi)
 		fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
 	if (abi >= 5)
 		fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	if (abi >= 9)
+		fs |= LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
 	return fs;
 }
 
@@ -171,8 +178,9 @@ static int looks_like_option(const char *arg)
 /* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
 static int read_option(struct asked *a, char **argv, int i, int end)
 {
-	static const char *const with_arg[] = {
-		"ro", "rw", "ro-try", "rw-try", "tcp-bind", "tcp-connect", "scope", "abi", NULL};
+	static const char *const with_arg[] = {"ro",	      "rw",	  "ro-try",	 "rw-try",
+					       "unix",	      "tcp-bind", "tcp-connect", "udp-bind",
+					       "udp-connect", "scope",	  "abi",	 NULL};
 	const char *text = argv[i] + 2, *eq = strchr(text, '=');
 	size_t len = eq ? (size_t)(eq - text) : strlen(text);
 	const char *value = eq ? eq + 1 : NULL;
@@ -195,6 +203,10 @@ static int read_option(struct asked *a, char **argv, int i, int end)
 		a->net |= LANDLOCK_ACCESS_NET_BIND_TCP;
 	if (IS("tcp-connect") || IS("no-tcp"))
 		a->net |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	if (IS("udp-bind") || IS("no-udp"))
+		a->net |= LANDLOCK_ACCESS_NET_BIND_UDP;
+	if (IS("udp-connect") || IS("no-udp"))
+		a->net |= LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP;
 	if (IS("scope"))
 		a->scoped |= scopes_named(value);
 	if (IS("abi"))
@@ -289,15 +301,17 @@ static void check_descriptors(void)
 
 static void check_policy(const struct asked *a)
 {
-	int used = run.abi < 7 ? run.abi : 7;
+	int used = run.abi < ABI_NEWEST ? run.abi : ABI_NEWEST;
 	uint64_t fs;
 
 	if (a->abi_limit && a->abi_limit < used)
 		used = a->abi_limit;
-	if (a->strict && used < 5)
+	if (a->strict && used < 9)
 		finding("--strict ran at ABI %d", used);
-	if (a->net && used < 4)
+	if (a->net & NET_TCP && used < 4)
 		finding("--tcp-* ran at ABI %d", used);
+	if (a->net & NET_UDP && used < 10)
+		finding("--udp-* ran at ABI %d", used);
 	if (a->scoped && used < 6)
 		finding("--scope ran at ABI %d", used);
 	if (a->log && used < 7)
@@ -490,9 +504,13 @@ static long create_ruleset(const struct landlock_ruleset_attr *attr, size_t size
 		finding("create_ruleset(%p, %zu, %u): a call the kernel refuses",
 			(const void *)attr, size, flags);
 	memcpy(&a, attr, size);
-	if (a.handled_access_fs & ~fs_of_abi(run.abi) || (a.handled_access_net && run.abi < 4) ||
-	    (a.scoped && run.abi < 6))
+	if (a.handled_access_fs & ~fs_of_abi(run.abi) ||
+	    (a.handled_access_net & NET_TCP && run.abi < 4) ||
+	    (a.handled_access_net & NET_UDP && run.abi < 10) ||
+	    a.handled_access_net & ~(NET_TCP | NET_UDP) || (a.scoped && run.abi < 6))
 		finding("ruleset asks for more than ABI %d has", run.abi);
+	if (a.quiet_access_fs || a.quiet_access_net || a.quiet_scoped)
+		finding("ruleset with quiet rights, which the launcher does not offer");
 	if (run.nrulesets == MAX_RULESETS)
 		finding("more than %d rulesets", MAX_RULESETS);
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -683,8 +701,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	memset(&run, 0, sizeof run);
-	run.abi = 1 + data[0] % 8;
-	run.errata_unknown = data[0] & 8;
+	run.abi = 1 + data[0] % 16;
+	run.errata_unknown = data[0] & 64;
 	run.pipe_ignored = (data[0] & 16) != 0;
 	process_start((data[0] & 32) != 0);
 	if (sigaction(SIGPIPE,

@@ -147,6 +147,7 @@ c_udp() {
 	sleep 0.3
 	[ "$(got $S)" = 1 ] || no "control: a send to $S without the launcher did not arrive"
 	udp_send ok $S --udp-connect "$R,$S-$S"
+	udp_send EACCES $R --udp-bind 8080
 	udp_send EACCES $R --udp-bind 8080 --udp-connect $R
 	udp_send ok $R --udp-bind 0,8080 --udp-connect $R
 	udp_send EACCES $R --no-udp
