@@ -52,7 +52,7 @@ struct probe_env {
 	struct sockaddr_un pathname; /* a pathname socket the parent made */
 	socklen_t pathname_len;	     /* 0: there is none */
 	int pathname_fd;
-	char dir[32]; /* the directory holding it, or "" */
+	char dir[40]; /* the directory holding it, or "" */
 	int tty;      /* in the child: a pty that is its controlling terminal, or -1 */
 };
 
@@ -323,39 +323,6 @@ static void remove_pathname(struct probe_env *env)
 	env->dir[0] = '\0';
 }
 
-/*
- * A pathname socket made here, outside the child's sandbox, in a fresh
- * directory under /tmp. Where none can be made (no writable /tmp), the
- * check cannot be controlled and is left out of the proven list.
- */
-static void listen_pathname(struct probe_env *env)
-{
-	static const char dir[] = "/tmp/landlock-run-probe.XXXXXX", name[] = "/socket";
-	struct sockaddr_un *a = &env->pathname;
-	int fd;
-
-	memcpy(env->dir, dir, sizeof dir);
-	if (!mkdtemp(env->dir)) {
-		env->dir[0] = '\0';
-		return;
-	}
-	a->sun_family = AF_UNIX;
-	memcpy(a->sun_path, env->dir, sizeof dir - 1);
-	memcpy(a->sun_path + sizeof dir - 1, name, sizeof name);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	if (bind(fd, (struct sockaddr *)a, sizeof *a) == 0) {
-		env->pathname_fd = fd;
-		env->pathname_len = sizeof *a;
-		if (listen(fd, 4) == 0)
-			return;
-	}
-	if (env->pathname_len == 0 && close(fd))
-		die_errno("self-test: cannot close a socket");
-	remove_pathname(env);
-}
-
 __attribute__((noreturn)) static void abort_test(struct probe_env *env, const char *what)
 {
 	int err = errno;
@@ -363,6 +330,43 @@ __attribute__((noreturn)) static void abort_test(struct probe_env *env, const ch
 	remove_pathname(env);
 	errno = err;
 	die_errno("self-test: cannot %s", what);
+}
+
+/*
+ * A pathname socket made here, outside the child's sandbox, in a fresh
+ * directory under /tmp, else /dev/shm. Without one the denial could not be
+ * proven, and the probe would vouch for more than it proved: it fails.
+ */
+static void listen_pathname(struct probe_env *env)
+{
+	static const char *const parents[] = {"/tmp", "/dev/shm"};
+	struct out path = {.fd = -1};
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof parents / sizeof *parents && !env->dir[0]; i++) {
+		path.len = 0;
+		outf(&path, "%s/landlock-run-probe.XXXXXX%c", parents[i], '\0');
+		memcpy(env->dir, path.buf, path.len);
+		if (!mkdtemp(env->dir))
+			env->dir[0] = '\0';
+	}
+	if (!env->dir[0])
+		die_errno("self-test: cannot make a directory for a pathname UNIX socket in /tmp "
+			  "or /dev/shm");
+	path.len = 0;
+	outf(&path, "%s/socket%c", env->dir, '\0');
+	env->pathname.sun_family = AF_UNIX;
+	memcpy(env->pathname.sun_path, path.buf, path.len);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		abort_test(env, "make a pathname UNIX socket");
+	env->pathname_fd = fd;
+	if (bind(fd, (struct sockaddr *)&env->pathname, sizeof env->pathname))
+		abort_test(env, "bind a pathname UNIX socket");
+	env->pathname_len = sizeof env->pathname;
+	if (listen(fd, 4))
+		abort_test(env, "listen on a pathname UNIX socket");
 }
 
 static void run_self_test(const struct policy *p, struct probe_env *env, struct verdict *v)

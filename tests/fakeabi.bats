@@ -78,6 +78,27 @@ check_run_policy() {
 	echo "# ABI $((KABI + 1))-$(abi_max) as the kernel's own: proven in the kernel matrix's sid guests" >&3
 }
 
+# in_private_mounts SCRIPT: run the sh SCRIPT in a mount namespace of its own.
+in_private_mounts() {
+	unshare --mount true 2>/dev/null || skip "no mount namespace here (unshare --mount)"
+	run --separate-stderr unshare --mount sh -c "$1"
+}
+
+@test "ABI 9: the probe's socket goes to /dev/shm without a writable /tmp, and no socket at all is a refusal" {
+	local probe="'$FAKEABI' 9 -- '$LR' --probe"
+	# /tmp read-only: the check still runs, from /dev/shm, and catches this kernel
+	in_private_mounts "mount -t tmpfs -o ro none /tmp && $probe"
+	assert_failure 125
+	assert_equal "$stderr" "landlock-run: self-test: resolve_unix was not denied: the kernel does not enforce Landlock"
+	# neither writable: a probe that cannot prove a right it would report refuses
+	in_private_mounts "mount -t tmpfs -o ro none /tmp && mount -t tmpfs -o ro none /dev/shm && $probe"
+	assert_failure 125
+	assert_output ""
+	assert_equal "$stderr" "landlock-run: self-test: cannot make a directory for a pathname UNIX socket in /tmp or /dev/shm: Read-only file system"
+	# and it leaves nothing behind
+	assert_equal "$(find /tmp /dev/shm -maxdepth 1 -name 'landlock-run-probe.*' | wc -l)" 0
+}
+
 @test "ABI 9: --unix and --rw grants carry resolve_unix; --ro does not" {
 	run --separate-stderr "$FAKEABI" 9 -- "$LR" -v --ro / --unix "$OUT" --rw "$OUT" "${RAN[@]}"
 	assert_success
