@@ -22,7 +22,7 @@ CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
           -fno-stack-protector -DLR_VERSION='"$(VERSION)"'
 # noseparate-code: one R+X segment for code and constants instead of three
-# page-padded ones; 8 KiB less on x86_64 (budget 48 KiB), still W^X.
+# page-padded ones; 8 KiB less on x86_64 (budget: SIZE_BUDGET in platform/), still W^X.
 # norelro: a static musl binary has no loader to apply PT_GNU_RELRO (strace
 # shows no mprotect), so the marker only cost a page of padding to align it.
 LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
