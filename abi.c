@@ -274,3 +274,14 @@ void print_policy(const struct policy *p, struct out *err)
 	kv_names(&kv, "log", log_flags, p->asked.log_flags);
 	kv_end(&kv);
 }
+
+/* The option that lists ports for a net right: tcp_bind is --tcp-bind. */
+void port_option(char *out, uint64_t right)
+{
+	const char *name = net_rights[__builtin_ctzll(right)].name; /* row i is 1 << i */
+	size_t i;
+
+	join(out, 24, "--", name, NULL);
+	for (i = 2; out[i]; i++)
+		out[i] = out[i] == '_' ? '-' : out[i];
+}

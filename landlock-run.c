@@ -22,6 +22,7 @@
 
 static const char usage_text[] =
 	"Usage: landlock-run [OPTION]... -- COMMAND [ARG]...\n"
+	"       landlock-run --learn FILE -- COMMAND [ARG]...\n"
 	"       landlock-run --probe [--json] [OPTION]...\n"
 	"       landlock-run --help | --version\n"
 	"\n"
@@ -54,6 +55,14 @@ static const char usage_text[] =
 	"  --log-subprocesses   also log denials after exec: COMMAND and what it runs\n"
 	"  --no-log             log no denials before exec (e.g. of COMMAND itself)\n"
 	"  --no-log-nested      log no denials of sandboxes nested inside this one\n"
+	"Explaining denials:\n"
+	"  --explain            report on stderr each access the sandbox refuses, and\n"
+	"                       the option that would allow it (COMMAND runs as a child\n"
+	"                       of landlock-run, traced with ptrace)\n"
+	"  --explain-json FILE  the same as JSON, one object per line in FILE\n"
+	"  --learn FILE         run COMMAND WITHOUT THE SANDBOX (trusted commands only)\n"
+	"                       and write the policy it needs to FILE, to run it again\n"
+	"                       with landlock-run @FILE -- COMMAND\n"
 	"Process:\n"
 	"  --keep-caps          keep the caller's capabilities (dangerous: root keeps\n"
 	"                       every privilege it has outside the sandbox)\n"
@@ -93,6 +102,9 @@ enum option_id {
 	OPT_PROBE,
 	OPT_JSON,
 	OPT_KEEP_CAPS,
+	OPT_EXPLAIN,
+	OPT_EXPLAIN_JSON,
+	OPT_LEARN,
 };
 
 static const struct option options[] = {
@@ -110,6 +122,9 @@ static const struct option options[] = {
 	{"scope", required_argument, NULL, OPT_SCOPE},
 	{"log-subprocesses", no_argument, NULL, OPT_LOG_SUBPROCESSES},
 	{"no-log", no_argument, NULL, OPT_NO_LOG},
+	{"explain", no_argument, NULL, OPT_EXPLAIN},
+	{"explain-json", required_argument, NULL, OPT_EXPLAIN_JSON},
+	{"learn", required_argument, NULL, OPT_LEARN},
 	{"no-log-nested", no_argument, NULL, OPT_NO_LOG_NESTED},
 	{"abi", required_argument, NULL, OPT_ABI},
 	{"strict", no_argument, NULL, OPT_STRICT},
@@ -312,10 +327,30 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_PROBE: r->probe = 1; break;
 	case OPT_JSON: r->json = 1; break;
 	case OPT_KEEP_CAPS: r->keep_caps = 1; break;
+	case OPT_EXPLAIN: r->explain = 1; break;
+	case OPT_EXPLAIN_JSON: r->explain_json = arg; break;
+	case OPT_LEARN: r->learn = arg; break;
 	case 'v': r->verbose = 1; break;
 	case 'h': print_stdout(usage_text); exit(0);
 	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
 	}
+}
+
+/* The first option given that makes a policy, or NULL. */
+static const char *policy_option(const struct request *r)
+{
+	const struct name *f;
+	int i;
+
+	if (r->ngrants)
+		return r->grants[0].option;
+	for (i = 0; i < NET_KINDS; i++)
+		if (r->net[i].option)
+			return r->net[i].option;
+	for (f = log_flags; f->name; f++)
+		if (r->log_flags & f->bit)
+			return f->name;
+	return r->scopes ? "--scope" : r->strict ? "--strict" : NULL;
 }
 
 /* Cross-option checks, each with its own message. */
@@ -325,6 +360,18 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 
 	if (r->json && !r->probe)
 		die("--json needs --probe");
+	if (r->probe && (r->explain || r->explain_json || r->learn))
+		die("--probe runs no command: remove --%s", r->learn	 ? "learn"
+							    : r->explain ? "explain"
+									 : "explain-json");
+	if (r->learn && (r->explain || r->explain_json))
+		die("--learn runs COMMAND without the sandbox: nothing is denied to explain "
+		    "(remove --explain%s)",
+		    r->explain ? "" : "-json");
+	if (r->learn && policy_option(r))
+		die("--learn runs COMMAND without the sandbox and writes the policy it needs: "
+		    "remove %s",
+		    policy_option(r));
 	if (r->probe && (dashdash || optind < argc))
 		die("--probe runs no command: remove '%s' and what follows",
 		    dashdash ? "--" : argv[optind]);
@@ -449,7 +496,7 @@ __attribute__((noreturn)) static void answer_probe(const struct policy *p, int r
 int main(int argc, char **argv)
 {
 	struct policy p;
-	struct out err = {.fd = STDERR_FILENO, .escape = 1};
+	struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
 	struct out *verbose = NULL;
 	struct caller caller;
 	int ruleset;
@@ -461,13 +508,17 @@ int main(int argc, char **argv)
 		verbose = &err;
 		print_policy(&p, verbose);
 	}
-	ruleset = build_ruleset(&p, verbose);
+	/* --learn: no sandbox; the parent records what COMMAND uses. */
+	ruleset = p.asked.learn ? -1 : build_ruleset(&p, verbose);
 	/* Diagnostics only: a closed stderr must not stop the command. */
 	if (verbose)
 		out_flush(verbose);
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
-	enforce(&p, ruleset);
+	if (p.asked.explain || p.asked.explain_json || p.asked.learn)
+		trace(&p, ruleset); /* the parent stays outside and watches; COMMAND runs below */
+	if (!p.asked.learn)
+		enforce(&p, ruleset);
 	if (refuse_tty_injection())
 		die_errno("cannot install the seccomp filter against terminal injection");
 	if (!p.asked.keep_caps)

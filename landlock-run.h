@@ -72,6 +72,9 @@ struct request {
 	int abi_limit; /* --abi N, 0 when not given */
 	int strict, probe, json, verbose;
 	int keep_caps;
+	int explain;		  /* --explain: a line on stderr per denial */
+	const char *explain_json; /* --explain-json FILE */
+	const char *learn;	  /* --learn FILE */
 	char **command;
 };
 
@@ -94,9 +97,16 @@ struct policy {
 /* out.c: buffered output with printf-style formats, checked by the compiler:
  * %s %.*s %c %d %u %x with l or z. musl's printf would pull in floating
  * point formatting and stdio, a fifth of the binary. */
+enum escape {
+	ESCAPE_NONE,
+	ESCAPE_CONTROL, /* %s arguments: control bytes become '?' */
+	ESCAPE_C,	/* every byte kept, as bash's $'...' reads it */
+	ESCAPE_JSON,	/* every byte kept, inside a JSON string */
+};
+
 struct out {
 	int fd;	    /* -1: a string builder that keeps what fits */
-	int escape; /* %s arguments: control bytes become '?' */
+	int escape; /* enum escape, for %s arguments */
 	int failed;
 	size_t len;
 	char buf[4096];
@@ -109,6 +119,13 @@ __attribute__((noreturn, format(printf, 2, 3))) void fail(int status, const char
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
 /* die() with ": " and the text of errno as it was on entry appended. */
 __attribute__((noreturn, format(printf, 1, 2))) void die_errno(const char *fmt, ...);
+
+/* Strings without printf: N bytes of S, the strings up to a NULL, N in
+ * decimal (in a buffer of 24 bytes); each cut to fit and terminated. */
+int create_file(const char *option, const char *path);
+void copy_span(char *out, size_t size, const char *s, size_t n);
+void join(char *out, size_t size, ...) __attribute__((sentinel));
+const char *decimal(long n, char *buf);
 
 /* A report as "PREFIXkey=value" lines or as one JSON object, key by key. */
 struct kv {
@@ -147,6 +164,7 @@ uint64_t parse_scopes(const char *list, const char *at);
 void kv_abi_version(struct kv *kv, const struct policy *p);
 void kv_fs(struct kv *kv, const struct policy *p);
 void print_policy(const struct policy *p, struct out *err);
+void port_option(char *out, uint64_t right); /* 24 bytes: "--tcp-bind" */
 
 /* grants.c */
 void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
@@ -169,6 +187,13 @@ void give_back_signals(const struct caller *c);
 
 /* argfile.c */
 void expand_argfiles(int *argc, char ***argv, const char ***from);
+
+/* trace.c: --explain and --learn. Returns in the child, which goes on to
+ * exec COMMAND; the parent traces it and exits with its status. */
+void trace(const struct policy *p, int ruleset);
+
+/* interp.c: the #! or ELF interpreter FD's file names: 1, else 0. */
+int read_interpreter(int fd, char *out, size_t size);
 
 /* probe.c */
 void probe(const struct policy *p, struct out *o);

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,17 +69,84 @@ static void put_escaped(struct out *o, const char *s, size_t n)
 	}
 }
 
-static void put_number(struct out *o, unsigned long long n, unsigned base, int negative)
+/* The length of the valid UTF-8 sequence at S (at most N bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	char digits[24];
-	size_t i = sizeof digits;
+	unsigned lo = 0x80, hi = 0xbf;
+	size_t len, i;
 
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : lo;
+	hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : hi;
+	for (i = 1; i < len; i++, lo = 0x80, hi = 0xbf)
+		if (i >= n || s[i] < lo || s[i] > hi)
+			return 0;
+	return len;
+}
+
+static void put_hex_escape(struct out *o, const char *prefix, unsigned char c)
+{
+	char hex[2] = {"0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+
+	put(o, prefix, strlen(prefix));
+	put(o, hex, 2);
+}
+
+/*
+ * Outside text where every byte must survive: ESCAPE_C writes what is not
+ * printable UTF-8 as bash's $'...' reads it (\n, \t, \\, \xHH), so a path
+ * can be pasted back; ESCAPE_JSON as a JSON string, a byte of invalid
+ * UTF-8 as \udcHH (Python's surrogateescape), so the exact bytes can be
+ * recovered.
+ */
+static void put_quoted(struct out *o, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int json = o->escape == ESCAPE_JSON;
+	size_t i, len;
+
+	for (i = 0; i < n; i += len) {
+		unsigned char c = u[i];
+
+		len = utf8_len(u + i, n - i);
+		if (len && c >= 0x20 && c != 0x7f && c != '\\' && !(json && c == '"')) {
+			put(o, s + i, len);
+			continue;
+		}
+		len = 1;
+		if (c == '\n' || c == '\t' || c == '\\' || c == '"')
+			put(o,
+			    c == '\n'	? "\\n"
+			    : c == '\t' ? "\\t"
+			    : c == '\\' ? "\\\\"
+					: "\\\"",
+			    2);
+		else
+			put_hex_escape(o, !json ? "\\x" : c >= 0x80 ? "\\udc" : "\\u00", c);
+	}
+}
+
+/* N in BASE, written backwards from END; returns where it starts. */
+static char *digits(char *end, unsigned long long n, unsigned base, int negative)
+{
 	do
-		digits[--i] = "0123456789abcdef"[n % base];
+		*--end = "0123456789abcdef"[n % base];
 	while ((n /= base) > 0);
 	if (negative)
-		digits[--i] = '-';
-	put(o, digits + i, sizeof digits - i);
+		*--end = '-';
+	return end;
+}
+
+static void put_number(struct out *o, unsigned long long n, unsigned base, int negative)
+{
+	char buf[24], *start = digits(buf + sizeof buf, n, base, negative);
+
+	put(o, start, (size_t)(buf + sizeof buf - start));
 }
 
 static void put_integer(struct out *o, char conv, char size, va_list *ap)
@@ -103,7 +171,9 @@ static void put_string(struct out *o, const char *s, int precision)
 {
 	size_t n = precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s);
 
-	if (o->escape && o->fd >= 0)
+	if (o->escape >= ESCAPE_C)
+		put_quoted(o, s, n);
+	else if (o->escape && o->fd >= 0)
 		put_escaped(o, s, n);
 	else
 		put_arg(o, s, n);
@@ -180,7 +250,7 @@ void flush_stdout(struct out *o)
 static __attribute__((noreturn)) void vfail(int status, const char *fmt, va_list *ap,
 					    const char *reason)
 {
-	struct out line = {.fd = -1, .escape = 1};
+	struct out line = {.fd = -1, .escape = ESCAPE_CONTROL};
 
 	outf(&line, "landlock-run: ");
 	voutf(&line, fmt, ap);
@@ -274,4 +344,48 @@ void kv_names(struct kv *kv, const char *key, const struct name *names, uint64_t
 void kv_end(struct kv *kv)
 {
 	outf(kv->o, "%s\n", kv->json ? (kv->n ? "}" : "{}") : "");
+}
+
+/* A report file the launcher writes, created or emptied before COMMAND
+ * runs: a failure is the launcher's, and nothing runs. */
+int create_file(const char *option, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		die_errno("cannot open the %s file %s", option, path);
+	return fd;
+}
+
+/* N bytes of S (fewer if SIZE says so) in OUT, terminated. */
+void copy_span(char *out, size_t size, const char *s, size_t n)
+{
+	n = n < size - 1 ? n : size - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+/* The strings up to a NULL, one after another in OUT, cut to fit SIZE. */
+void join(char *out, size_t size, ...)
+{
+	const char *s;
+	size_t len = 0, n;
+	va_list ap;
+
+	va_start(ap, size);
+	while ((s = va_arg(ap, const char *))) {
+		n = strlen(s);
+		copy_span(out + len, size - len, s, n);
+		len += n < size - 1 - len ? n : size - 1 - len;
+	}
+	va_end(ap);
+	out[len] = '\0';
+}
+
+/* N in decimal, written in BUF (24 bytes). */
+const char *decimal(long n, char *buf)
+{
+	buf[23] = '\0';
+	return digits(buf + 23, n < 0 ? 0 - (unsigned long long)n : (unsigned long long)n, 10,
+		      n < 0);
 }

@@ -20,13 +20,7 @@
 #include "landlock-run.h"
 #include "seccomp.h"
 
-#if defined(__x86_64__)
-#include "platform/linux-x64.h"
-#elif defined(__aarch64__)
-#include "platform/linux-arm64.h"
-#else
-#error "no platform/*.h lists this target's system-call ABIs"
-#endif
+static const struct syscall_abi ioctl_abis[] = IOCTL_ABIS;
 
 void filter_emit(struct filter *f, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
 {

@@ -12,6 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What differs per architecture: its system-call ABIs and numbers. */
+#if defined(__x86_64__)
+#include "platform/linux-x64.h"
+#elif defined(__aarch64__)
+#include "platform/linux-arm64.h"
+#else
+#error "no platform/*.h numbers the system calls of this target"
+#endif
+
 struct sock_filter {
 	uint16_t code;
 	uint8_t jt, jf;
@@ -37,6 +46,7 @@ struct sock_fprog {
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS: A = data[k] (32 bits) */
 #define BPF_JEQ_K  0x15 /* BPF_JMP | BPF_JEQ | BPF_K: A == k ? jt : jf */
+#define BPF_JSET_K 0x45 /* BPF_JMP | BPF_JSET | BPF_K: A & k ? jt : jf */
 #define BPF_RET_K  0x06 /* BPF_RET | BPF_K */
 
 /* One system-call ABI a process can enter the kernel through: its
@@ -48,7 +58,7 @@ struct syscall_abi {
 	uint32_t nr[3];
 };
 
-#define FILTER_MAX 64
+#define FILTER_MAX 192 /* --explain's: 4 + up to 5 per watched call */
 
 /* A filter under construction, and the builder's steps (seccomp.c). */
 struct filter {

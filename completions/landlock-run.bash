@@ -25,7 +25,7 @@ _landlock_run() {
 		return
 	fi
 	case $prev in
-	--ro | --rw | --ro-try | --rw-try | --unix)
+	--ro | --rw | --ro-try | --rw-try | --unix | --explain-json | --learn)
 		compopt -o filenames
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
@@ -42,7 +42,8 @@ _landlock_run() {
 	esac
 	local options='--ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp
 		--udp-bind --udp-connect --no-udp --scope
-		--log-subprocesses --no-log --no-log-nested --keep-caps --abi --strict --probe --json
+		--log-subprocesses --no-log --no-log-nested --explain --explain-json --learn --keep-caps
+		--abi --strict --probe --json
 		-v --verbose -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
 }

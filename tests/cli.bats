@@ -148,11 +148,12 @@ usage_error() {
 		run -0 --separate-stderr "$LR" "$opt"
 		assert_equal "$stderr" ""
 		assert_line --index 0 "Usage: landlock-run [OPTION]... -- COMMAND [ARG]..."
-		assert_line --index 1 "       landlock-run --probe [--json] [OPTION]..."
-		assert_line --index 2 "       landlock-run --help | --version"
+		assert_line --index 1 "       landlock-run --learn FILE -- COMMAND [ARG]..."
+		assert_line --index 2 "       landlock-run --probe [--json] [OPTION]..."
+		assert_line --index 3 "       landlock-run --help | --version"
 		for o in --ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp --scope \
-			--log-subprocesses --no-log --no-log-nested --abi --strict --probe --json \
-			--verbose --help --version; do
+			--log-subprocesses --no-log --no-log-nested --explain --explain-json --learn \
+			--abi --strict --probe --json --verbose --help --version; do
 			assert_output --regexp "(^|[ ,])$o( |$)"
 		done
 		for code in 125 126 127; do assert_output --partial "$code"; done
@@ -208,7 +209,8 @@ usage_error() {
 	page=$(LC_ALL=C MANWIDTH=1000 man -l "$REPO/landlock-run.1" 2>/dev/null)
 	synopsis=$(sed -n '/^SYNOPSIS/,/^[A-Z]/{/^ /p}' <<<"$page" | sed 's/^ *//')
 	run -0 "$LR" --help
-	assert_equal "$synopsis" "$(sed -n '1,3s/^ *\(Usage: \)\{0,1\}//p' <<<"$output")"
+	# the usage block: the lines before the first empty one
+	assert_equal "$synopsis" "$(sed -n '/^$/q; s/^ *\(Usage: \)\{0,1\}//p' <<<"$output")"
 	opts=$(grep -o -- '--[a-z][a-z-]*' <<<"$output" | sort -u)
 	for o in $opts; do
 		grep -q -- "$o" <<<"$page" || fail "the man page does not mention $o"

@@ -109,6 +109,7 @@ static const struct name syscall_names[] = {
 	{"capget", __NR_capget},
 	{"capset", __NR_capset},
 	{"seccomp", __NR_seccomp},
+	{"ptrace", __NR_ptrace},
 	{"setsid", __NR_setsid},
 	{"close_range", __NR_close_range},
 	{NULL, 0},

@@ -1,0 +1,452 @@
+/*
+ * The system calls the tracer watches: which Landlock rights each can be
+ * refused (so the seccomp filter stops only those), where its path
+ * arguments are, and what a finished call needed, worked out from the
+ * tracee's memory and descriptors: the object and the directory whose
+ * hierarchy the rights are checked on, a port, or a process signalled.
+ *
+ * Paths are resolved from outside through /proc: "/proc/TID/cwd/rel" and
+ * "/proc/TID/fd/N/rel" reach what the tracee's own lookup reached, and
+ * the link of a descriptor opened here gives the canonical path.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+#define FS(r)  LANDLOCK_ACCESS_FS_##r
+#define NET(r) LANDLOCK_ACCESS_NET_##r
+#define MAKE_ANY                                                                       \
+	(FS(MAKE_CHAR) | FS(MAKE_DIR) | FS(MAKE_REG) | FS(MAKE_SOCK) | FS(MAKE_FIFO) | \
+	 FS(MAKE_BLOCK) | FS(MAKE_SYM))
+#define REMOVE_ANY (FS(REMOVE_DIR) | FS(REMOVE_FILE))
+#define FS_ANY	   (~0U)
+#define SIGNAL	   LANDLOCK_SCOPE_SIGNAL
+#define ABSTRACT   LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+
+typedef void find_fn(struct call_result *r, const struct call *c, const struct tracee *t);
+static find_fn find_open, find_exec, find_make, find_remove, find_move, find_object, find_ioctl,
+	find_net, find_sendmsg, find_signal;
+
+/* Argument positions: F, P the descriptor (or dirfd) and path; F2, P2 the
+ * second pair; FL the flags or mode. -1: none (AT_FDCWD, or fixed). */
+#define ARGS(f, p, f2, p2, fl) f, p, f2, p2, fl
+#define NONE		       -1
+
+const int16_t call_nr[NCALLS] = {
+#define NR_OF(name, nr) nr,
+	WATCHED_CALLS(NR_OF)
+#undef NR_OF
+};
+
+/* One row per call: how to read it, and what it may be refused. */
+const struct call calls[NCALLS] = {
+	[CALL_open] = {"open", find_open, 0, FS_ANY, ARGS(NONE, 0, NONE, NONE, 1), 0, 0},
+	[CALL_creat] = {"creat", find_open, 0, FS_ANY, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+	[CALL_openat] = {"openat", find_open, 0, FS_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0},
+	[CALL_openat2] = {"openat2", find_open, 0, FS_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0},
+	[CALL_execve] = {"execve", find_exec, 0, FS(EXECUTE) | FS(READ_FILE),
+			 ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+	[CALL_execveat] = {"execveat", find_exec, 0, FS(EXECUTE) | FS(READ_FILE),
+			   ARGS(0, 1, NONE, NONE, 4), 0, 0},
+	[CALL_mkdir] = {"mkdir", find_make, FS(MAKE_DIR), FS(MAKE_DIR),
+			ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+	[CALL_mkdirat] = {"mkdirat", find_make, FS(MAKE_DIR), FS(MAKE_DIR),
+			  ARGS(0, 1, NONE, NONE, NONE), 0, 0},
+	[CALL_mknod] = {"mknod", find_make, 0, MAKE_ANY, ARGS(NONE, 0, NONE, NONE, 1), 0, 0},
+	[CALL_mknodat] = {"mknodat", find_make, 0, MAKE_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0},
+	[CALL_symlink] = {"symlink", find_make, FS(MAKE_SYM), FS(MAKE_SYM),
+			  ARGS(NONE, 1, NONE, NONE, NONE), 0, 0},
+	[CALL_symlinkat] = {"symlinkat", find_make, FS(MAKE_SYM), FS(MAKE_SYM),
+			    ARGS(1, 2, NONE, NONE, NONE), 0, 0},
+	[CALL_unlink] = {"unlink", find_remove, FS(REMOVE_FILE), REMOVE_ANY,
+			 ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+	[CALL_unlinkat] = {"unlinkat", find_remove, FS(REMOVE_FILE), REMOVE_ANY,
+			   ARGS(0, 1, NONE, NONE, 2), 0, 0},
+	[CALL_rmdir] = {"rmdir", find_remove, FS(REMOVE_DIR), FS(REMOVE_DIR),
+			ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+	[CALL_rename] = {"rename", find_move, REMOVE_ANY, FS_ANY, ARGS(NONE, 0, NONE, 1, NONE), 0,
+			 0},
+	[CALL_renameat] = {"renameat", find_move, REMOVE_ANY, FS_ANY, ARGS(0, 1, 2, 3, NONE), 0, 0},
+	[CALL_renameat2] = {"renameat2", find_move, REMOVE_ANY, FS_ANY, ARGS(0, 1, 2, 3, 4), 0, 0},
+	[CALL_link] = {"link", find_move, 0, FS_ANY, ARGS(NONE, 0, NONE, 1, NONE), 0, 0},
+	[CALL_linkat] = {"linkat", find_move, 0, FS_ANY, ARGS(0, 1, 2, 3, 4), 0, 0},
+	[CALL_truncate] = {"truncate", find_object, FS(TRUNCATE), FS(TRUNCATE),
+			   ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+	[CALL_ftruncate] = {"ftruncate", find_object, FS(TRUNCATE), FS(TRUNCATE),
+			    ARGS(0, NONE, NONE, NONE, NONE), 0, 0},
+	[CALL_ioctl] = {"ioctl", find_ioctl, FS(IOCTL_DEV), FS(IOCTL_DEV),
+			ARGS(0, NONE, NONE, NONE, NONE), 0, 0},
+	[CALL_bind] = {"bind", find_net, 0, FS(MAKE_SOCK), ARGS(0, 1, NONE, NONE, 2),
+		       NET(BIND_TCP) | NET(BIND_UDP), 0},
+	[CALL_connect] = {"connect", find_net, 0, FS(RESOLVE_UNIX), ARGS(0, 1, NONE, NONE, 2),
+			  NET(CONNECT_TCP) | NET(CONNECT_SEND_UDP) | NET(BIND_UDP), ABSTRACT},
+	[CALL_sendto] = {"sendto", find_net, 0, FS(RESOLVE_UNIX), ARGS(0, 4, NONE, NONE, 5),
+			 NET(CONNECT_SEND_UDP) | NET(BIND_UDP), ABSTRACT},
+	[CALL_sendmsg] = {"sendmsg", find_sendmsg, 0, FS(RESOLVE_UNIX),
+			  ARGS(0, 1, NONE, NONE, NONE), NET(CONNECT_SEND_UDP) | NET(BIND_UDP),
+			  ABSTRACT},
+	[CALL_kill] = {"kill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+	[CALL_tkill] = {"tkill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+	[CALL_tgkill] = {"tgkill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+	[CALL_rt_sigqueueinfo] = {"rt_sigqueueinfo", find_signal, 0, 0,
+				  ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+	[CALL_rt_tgsigqueueinfo] = {"rt_tgsigqueueinfo", find_signal, 0, 0,
+				    ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+	[CALL_pidfd_send_signal] = {"pidfd_send_signal", find_signal, 0, 0,
+				    ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+};
+
+/* The object a call's descriptor and path arguments name (a path argument
+ * that cannot be read makes the call fail with EFAULT: nothing to say). */
+static int target(struct target *o, const struct call_result *r, int fd_arg, int path_arg,
+		  int follow)
+{
+	char path[PATH_MAX];
+	long dirfd = fd_arg >= 0 ? (long)r->args[fd_arg] : AT_FDCWD;
+
+	if (path_arg >= 0 && read_string(r->tid, r->args[path_arg], path))
+		return -1;
+	return tracee_target(o, r->tid, dirfd, path_arg >= 0 ? path : NULL, follow);
+}
+
+static void add_fs(struct call_result *r, uint64_t rights, const char *object, const char *anchor)
+{
+	struct need *n = &r->needs[r->nneeds];
+
+	if (!rights || r->nneeds == MAX_NEEDS)
+		return;
+	n->kind = NEED_FS;
+	n->rights = rights;
+	join(n->object, sizeof n->object, object, NULL);
+	join(n->anchor, sizeof n->anchor, anchor, NULL);
+	r->nneeds++;
+}
+
+static void add_other(struct call_result *r, enum need_kind kind, uint64_t rights, long number,
+		      const char *name)
+{
+	struct need *n = &r->needs[r->nneeds];
+
+	if (r->nneeds == MAX_NEEDS)
+		return;
+	n->kind = kind;
+	n->rights = rights;
+	n->number = number;
+	join(n->object, sizeof n->object, name, NULL);
+	n->anchor[0] = '\0';
+	r->nneeds++;
+}
+
+/* The make_* right for a file of MODE's type, and the remove_* right. */
+static uint64_t make_right(mode_t mode)
+{
+	static const struct {
+		mode_t type;
+		uint64_t right;
+	} types[] = {
+		{S_IFDIR, FS(MAKE_DIR)},  {S_IFCHR, FS(MAKE_CHAR)},  {S_IFBLK, FS(MAKE_BLOCK)},
+		{S_IFIFO, FS(MAKE_FIFO)}, {S_IFSOCK, FS(MAKE_SOCK)}, {S_IFLNK, FS(MAKE_SYM)},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof types / sizeof types[0]; i++)
+		if ((mode & S_IFMT) == types[i].type)
+			return types[i].right;
+	return FS(MAKE_REG); /* S_IFREG, and mknod's 0 */
+}
+
+static uint64_t remove_right(mode_t mode)
+{
+	return S_ISDIR(mode) ? FS(REMOVE_DIR) : FS(REMOVE_FILE);
+}
+
+/* The flags of an open: an argument, creat's fixed ones, or the first
+ * field of openat2's struct open_how. -1: unreadable. */
+static long open_flags(const struct call_result *r, const struct call *c)
+{
+	uint64_t how;
+
+	if (c->flags < 0)
+		return O_CREAT | O_WRONLY | O_TRUNC;
+	if (r->call != CALL_openat2)
+		return (long)r->args[c->flags];
+	if (read_tracee(r->tid, r->args[c->flags], &how, sizeof how) != sizeof how)
+		return -1;
+	return (long)how;
+}
+
+/*
+ * open(2) and friends: the access mode asks for reading and writing, O_TRUNC
+ * of an existing file for truncate, O_CREAT of a missing one for make_reg in
+ * its directory (--learn: of one missing at the call's entry).
+ */
+static void find_open(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	long flags = open_flags(r, c), mode = flags & O_ACCMODE;
+	uint64_t rights = 0;
+	struct target o;
+	int made;
+
+	(void)t;
+	if (flags < 0 || flags & O_PATH || (flags & O_TMPFILE) == O_TMPFILE ||
+	    target(&o, r, c->fd, c->path, !(flags & O_NOFOLLOW)))
+		return;
+	made = flags & O_CREAT && (r->learning ? r->made : !o.exists);
+	if (made)
+		add_fs(r, FS(MAKE_REG), o.object, o.parent);
+	if (!o.exists || made)
+		return; /* a new file: its directory's grant covers it */
+	if (mode == O_RDONLY || mode == O_RDWR)
+		rights |= S_ISDIR(o.st.st_mode) ? FS(READ_DIR) : FS(READ_FILE);
+	if (mode == O_WRONLY || mode == O_RDWR)
+		rights |= FS(WRITE_FILE);
+	if (flags & O_TRUNC && S_ISREG(o.st.st_mode))
+		rights |= FS(TRUNCATE);
+	add_fs(r, rights, o.object, o.object);
+}
+
+/* The kernel opens the file and each interpreter it names for execute and
+ * read: a #! line's, then the dynamic linker of that ELF file. OBJECT is
+ * canonical, as the tracer sees it; an interpreter's path is the tracee's. */
+static void exec_chain(struct call_result *r, const char *object)
+{
+	char interp[PATH_MAX];
+	struct target next;
+	int fd, depth, found;
+
+	add_fs(r, FS(EXECUTE) | FS(READ_FILE), object, object);
+	join(next.object, sizeof next.object, object, NULL);
+	for (depth = 0; depth < 2; depth++) {
+		fd = open(next.object, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		found = read_interpreter(fd, interp, sizeof interp) &&
+			tracee_target(&next, r->tid, AT_FDCWD, interp, 1) == 0 && next.exists;
+		close(fd);
+		if (!found)
+			return;
+		add_fs(r, FS(EXECUTE) | FS(READ_FILE), next.object, next.object);
+	}
+}
+
+static void find_exec(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct target o;
+
+	(void)t;
+	if (r->entry_path) {
+		/* after a successful exec the path is gone from memory: read at entry */
+		exec_chain(r, r->entry_path);
+		return;
+	}
+	if (target(&o, r, c->fd, c->path, 1) == 0 && o.exists && S_ISREG(o.st.st_mode))
+		exec_chain(r, o.object);
+}
+
+static void find_make(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct target o;
+	uint64_t right = c->right ? c->right : make_right((mode_t)r->args[c->flags]);
+
+	(void)t;
+	if (target(&o, r, c->fd, c->path, 0) == 0)
+		add_fs(r, right, o.object, o.parent);
+}
+
+static void find_remove(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct target o;
+	uint64_t right = c->right;
+
+	(void)t;
+	if (c->flags >= 0 && r->args[c->flags] & AT_REMOVEDIR)
+		right = FS(REMOVE_DIR);
+	if (target(&o, r, c->fd, c->path, 0) == 0 && o.exists)
+		add_fs(r, right, o.object, o.parent);
+}
+
+/*
+ * rename and link: making the file in the new directory, removing it from
+ * the old one (rename), replacing what the new name held, and refer when
+ * the directories differ. RENAME_EXCHANGE moves both ways.
+ */
+static void find_move(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct target from, to;
+	long flags = c->flags >= 0 ? (long)r->args[c->flags] : 0;
+	int renaming = c->right != 0, exchange = renaming && flags & 2 /* RENAME_EXCHANGE */;
+	int follow = !renaming && flags & AT_SYMLINK_FOLLOW;
+	uint64_t old = 0, new = 0, refer = 0;
+
+	(void)t;
+	if (target(&from, r, c->fd, c->path, follow) || !from.exists ||
+	    target(&to, r, c->fd2, c->path2, 0))
+		return;
+	new = make_right(from.st.st_mode);
+	if (renaming)
+		old = remove_right(from.st.st_mode);
+	if (to.exists && renaming)
+		new |= remove_right(to.st.st_mode);
+	if (to.exists && exchange)
+		old |= make_right(to.st.st_mode);
+	if (strcmp(from.parent, to.parent) != 0)
+		refer = FS(REFER);
+	add_fs(r, old | refer, from.object, from.parent);
+	add_fs(r, new | refer, to.object, to.parent);
+}
+
+/* truncate, ftruncate: the file a path or descriptor names. */
+static void find_object(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct target o;
+
+	(void)t;
+	if (target(&o, r, c->fd, c->path, 1) == 0 && o.exists)
+		add_fs(r, c->right, o.object, o.object);
+}
+
+/* Landlock controls ioctl only on devices opened inside the sandbox. */
+static void find_ioctl(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct target o;
+
+	(void)t;
+	if (target(&o, r, c->fd, NONE, 1) == 0 && (S_ISCHR(o.st.st_mode) || S_ISBLK(o.st.st_mode)))
+		add_fs(r, c->right, o.object, o.object);
+}
+
+/* A pathname UNIX socket: bind makes it in its directory; connect and send
+ * reach it (resolve_unix, ABI 9). An abstract one (@name) is a scope. */
+static void unix_needs(struct call_result *r, const struct sockaddr_un *sa, socklen_t len)
+{
+	size_t n = len - offsetof(struct sockaddr_un, sun_path);
+	char name[sizeof sa->sun_path + 2] = "@";
+	struct target o;
+
+	if (n == 0)
+		return;
+	if (sa->sun_path[0] == '\0') {
+		memcpy(name + 1, sa->sun_path + 1, n - 1);
+		name[n] = '\0';
+		/* number -1: a socket made inside (--learn); 0: one reached */
+		add_other(r, NEED_SCOPE, ABSTRACT, r->call == CALL_bind ? -1 : 0, name);
+		return;
+	}
+	if (tracee_target(&o, r->tid, AT_FDCWD, sa->sun_path, r->call != CALL_bind))
+		return;
+	if (r->call == CALL_bind)
+		add_fs(r, FS(MAKE_SOCK), o.object, o.parent);
+	else if (r->call != CALL_bind && o.exists == 1)
+		add_fs(r, FS(RESOLVE_UNIX), o.object, o.object);
+}
+
+/* The port right a call needs on a TCP or UDP socket: bind binds; connect,
+ * and on UDP a send with an address, connect. */
+static uint64_t port_right(int call, int udp)
+{
+	if (call == CALL_bind)
+		return udp ? NET(BIND_UDP) : NET(BIND_TCP);
+	if (call == CALL_connect)
+		return udp ? NET(CONNECT_SEND_UDP) : NET(CONNECT_TCP);
+	return udp ? NET(CONNECT_SEND_UDP) : 0;
+}
+
+static void address_needs(struct call_result *r, const struct call *c, uint64_t addr, uint64_t len)
+{
+	struct sockaddr_storage sa;
+	int proto, bound = 1;
+	uint64_t right;
+
+	memset(&sa, 0, sizeof sa);
+	if (!addr || len < sizeof sa.ss_family)
+		return;
+	len = len < sizeof sa - 1 ? len : sizeof sa - 1; /* sun_path stays terminated */
+	if (read_tracee(r->tid, addr, &sa, len) != (ssize_t)len)
+		return;
+	if (sa.ss_family == AF_UNIX)
+		unix_needs(r, (const struct sockaddr_un *)&sa, (socklen_t)len);
+	if (sa.ss_family != AF_INET && sa.ss_family != AF_INET6)
+		return;
+	proto = socket_protocol(r->tid, (int)r->args[c->fd], &bound);
+	right = proto ? port_right(r->call, proto == IPPROTO_UDP) : 0;
+	/* sin_port and sin6_port are at the same place */
+	if (right)
+		add_other(r, NEED_NET, right, ntohs(((struct sockaddr_in *)&sa)->sin_port), "");
+	/* an unbound UDP socket binds port 0, "any", before it connects or sends */
+	if (right == NET(CONNECT_SEND_UDP) && !bound)
+		add_other(r, NEED_NET, NET(BIND_UDP), 0, "");
+}
+
+static void find_net(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	(void)t;
+	address_needs(r, c, r->args[c->path], r->args[c->flags]);
+}
+
+static void find_sendmsg(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	struct msghdr msg;
+
+	(void)t;
+	if (read_tracee(r->tid, r->args[c->path], &msg, sizeof msg) == sizeof msg)
+		address_needs(r, c, (uint64_t)(uintptr_t)msg.msg_name, msg.msg_namelen);
+}
+
+static void find_signal(struct call_result *r, const struct call *c, const struct tracee *t)
+{
+	long pid = (int)r->args[c->fd];
+
+	(void)t;
+	if (r->call == CALL_pidfd_send_signal)
+		pid = pidfd_target(r->tid, (int)pid);
+	/* kill(0 or -pgid): a process group, which the sandbox may partly reach */
+	if (pid > 0)
+		add_other(r, NEED_SCOPE, SIGNAL, pid, "");
+}
+
+/* --learn: the regular file an exec is about to run, found at its entry
+ * (once it succeeds its path is gone from memory). */
+int exec_file(const struct tracee *t, char *out)
+{
+	const struct call *c = &calls[t->call];
+	struct call_result r = {.tid = (pid_t)t->tid, .call = t->call, .args = t->args};
+	struct target o;
+
+	if (c->find != find_exec || target(&o, &r, c->fd, c->path, 1) || !o.exists ||
+	    !S_ISREG(o.st.st_mode))
+		return -1;
+	join(out, PATH_MAX, o.object, NULL);
+	return 0;
+}
+
+/* --learn: an open with O_CREAT whose file is not there yet, at its entry. */
+int open_makes(const struct tracee *t)
+{
+	const struct call *c = &calls[t->call];
+	struct call_result r = {.tid = (pid_t)t->tid, .call = t->call, .args = t->args};
+	long flags = open_flags(&r, c);
+	struct target o;
+
+	return c->find == find_open && flags >= 0 && flags & O_CREAT &&
+	       target(&o, &r, c->fd, c->path, !(flags & O_NOFOLLOW)) == 0 && !o.exists;
+}
+
+void find_needs(struct call_result *r, const struct tracee *t)
+{
+	const struct call *c = &calls[r->call];
+
+	r->nneeds = 0;
+	c->find(r, c, t);
+}

@@ -1,0 +1,75 @@
+/*
+ * What else the kernel opens to execute a file: the interpreter of a #!
+ * script, or the ELF interpreter (the dynamic linker) a binary names in
+ * PT_INTERP. The 126 message names the one the sandbox denies; --explain
+ * checks them when an exec fails; --learn grants them.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+/* The kernel reads at most this much of a #! line (BINPRM_BUF_SIZE). */
+#define SHEBANG_MAX 256
+
+static int shebang(const char *buf, size_t n, char *out, size_t size)
+{
+	size_t start = 2, len;
+
+	while (start < n && (buf[start] == ' ' || buf[start] == '\t'))
+		start++;
+	len = strcspn(buf + start, " \t\n");
+	if (start + len > n || len == 0 || len >= size)
+		return 0;
+	memcpy(out, buf + start, len);
+	out[len] = '\0';
+	return 1;
+}
+
+/* PT_INTERP of a 32- or 64-bit ELF file: the header fields this needs sit
+ * at the same offsets in both classes until e_phoff. */
+static int elf_interp(int fd, const unsigned char *buf, size_t n, char *out, size_t size)
+{
+	int wide = buf[EI_CLASS] == ELFCLASS64;
+	const Elf64_Ehdr *e64 = (const void *)buf;
+	const Elf32_Ehdr *e32 = (const void *)buf;
+	uint64_t phoff = wide ? e64->e_phoff : e32->e_phoff;
+	unsigned i, phnum = wide ? e64->e_phnum : e32->e_phnum;
+	unsigned phsize = wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+
+	if (n < sizeof *e64)
+		return 0;
+	for (i = 0; i < phnum && i < 256; i++) {
+		Elf64_Phdr ph64;
+		Elf32_Phdr ph32;
+		void *ph = wide ? (void *)&ph64 : (void *)&ph32;
+		uint64_t off, len;
+
+		if (pread(fd, ph, phsize, (off_t)(phoff + (uint64_t)i * phsize)) != (ssize_t)phsize)
+			return 0;
+		if ((wide ? ph64.p_type : ph32.p_type) != PT_INTERP)
+			continue;
+		off = wide ? ph64.p_offset : ph32.p_offset;
+		len = wide ? ph64.p_filesz : ph32.p_filesz;
+		if (len < 2 || len > size || pread(fd, out, len, (off_t)off) != (ssize_t)len ||
+		    out[len - 1] != '\0')
+			return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* The interpreter FD's file asks for, in OUT: 1; none or unreadable: 0. */
+int read_interpreter(int fd, char *out, size_t size)
+{
+	unsigned char buf[SHEBANG_MAX];
+	ssize_t n = pread(fd, buf, sizeof buf, 0);
+
+	if (n >= 2 && buf[0] == '#' && buf[1] == '!')
+		return shebang((const char *)buf, (size_t)n, out, size);
+	if (n >= EI_NIDENT && memcmp(buf, ELFMAG, SELFMAG) == 0)
+		return elf_interp(fd, buf, (size_t)n, out, size);
+	return 0;
+}

@@ -1,0 +1,111 @@
+/*
+ * What the kernel refuses before Landlock has a say, so that --explain does
+ * not blame the sandbox for it: the mode bits of a file for the caller's
+ * filesystem ids and groups, and the credentials a signal needs. The ids
+ * and capabilities are the tracee's, from /proc/TID/status.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+
+#include "trace.h"
+
+#define FS(r) LANDLOCK_ACCESS_FS_##r
+
+/* The i-th number of a list such as "1000\t1000\t1000\t1000". */
+static unsigned long nth(const char *ids, int i)
+{
+	while (i-- > 0)
+		ids += strcspn(ids, "\t ") + strspn(ids + strcspn(ids, "\t "), "\t ");
+	return strtoul(ids, NULL, 10);
+}
+
+int read_who(pid_t tid, struct who *w)
+{
+	w->groups[0] = '\0';
+	proc_status(tid, "Groups", w->groups, sizeof w->groups);
+	return proc_status(tid, "Name", w->comm, sizeof w->comm) ||
+	       proc_status(tid, "Tgid", w->pid, sizeof w->pid) ||
+	       proc_status(tid, "Uid", w->uid, sizeof w->uid) ||
+	       proc_status(tid, "Gid", w->gid, sizeof w->gid) ||
+	       proc_status(tid, "CapEff", w->caps, sizeof w->caps);
+}
+
+static int in_group(const struct who *w, unsigned long gid)
+{
+	const char *s = w->groups;
+	char *end;
+
+	if (nth(w->gid, 3) == gid)
+		return 1;
+	for (; *s; s = end) {
+		if (strtoul(s, &end, 10) == gid && end != s)
+			return 1;
+		if (end == s)
+			break;
+	}
+	return 0;
+}
+
+enum { MAY_X = 1, MAY_W = 2, MAY_R = 4 };
+#define CAP_DAC_OVERRIDE    (1ULL << 1)
+#define CAP_DAC_READ_SEARCH (1ULL << 2)
+
+/* What the mode bits ask of PATH for these rights: the object's own bits
+ * for the file rights, the directory's write and search for the others. */
+static unsigned wanted(uint64_t rights)
+{
+	unsigned want = 0;
+
+	want |= rights & (FS(READ_FILE) | FS(READ_DIR)) ? MAY_R : 0;
+	want |= rights & (FS(WRITE_FILE) | FS(TRUNCATE) | FS(RESOLVE_UNIX)) ? MAY_W : 0;
+	want |= rights & FS(EXECUTE) ? MAY_X : 0;
+	want |= rights & ~(FS(READ_FILE) | FS(READ_DIR) | FS(WRITE_FILE) | FS(TRUNCATE) |
+			   FS(RESOLVE_UNIX) | FS(EXECUTE) | FS(IOCTL_DEV))
+			? MAY_W | MAY_X
+			: 0;
+	return want;
+}
+
+/* The mode bits refuse it anyway: an ordinary permission error. With an
+ * ACL the bits do not tell, and the policy alone decides. */
+int mode_refuses(const struct who *w, const char *path, uint64_t rights)
+{
+	unsigned want = wanted(rights), bits;
+	uint64_t caps = strtoul(w->caps, NULL, 16);
+	struct stat st;
+
+	if (!want || stat(path, &st) || getxattr(path, "system.posix_acl_access", NULL, 0) > 0)
+		return 0;
+	if (caps & CAP_DAC_OVERRIDE &&
+	    (!(want & MAY_X) || S_ISDIR(st.st_mode) || st.st_mode & 0111))
+		return 0;
+	if (caps & CAP_DAC_READ_SEARCH && !(want & MAY_W) &&
+	    (!(want & MAY_X) || S_ISDIR(st.st_mode)))
+		return 0;
+	bits = st.st_uid == nth(w->uid, 3) ? st.st_mode >> 6
+	       : in_group(w, st.st_gid)	   ? st.st_mode >> 3
+					   : st.st_mode;
+	return (bits & want) != want;
+}
+
+/* The kernel's own check before the scope's: the sender's real or
+ * effective uid must be the target's real or saved one, or it needs
+ * CAP_KILL. Otherwise the EPERM is an ordinary one. */
+int may_signal(const struct who *w, long pid)
+{
+	char uid[64];
+	int i, j;
+
+	if (strtoul(w->caps, NULL, 16) & 1ULL << 5 /* CAP_KILL */)
+		return 1;
+	if (proc_status((pid_t)pid, "Uid", uid, sizeof uid))
+		return 1; /* gone: the scope alone is left to blame */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j += 2)
+			if (nth(w->uid, i) == nth(uid, j))
+				return 1;
+	return 0;
+}

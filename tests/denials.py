@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""denials.py FILE [--allow]: check every line of an --explain-json FILE
+against the documented shape, and print each denial as the stderr line says
+it, without the pid: 'RIGHTS WHAT (SYSCALL by COMM): allow with OPTION ARG'.
+A path is written as its exact bytes (the JSON's \\udcXX escapes turned
+back into the bytes they stand for). With --allow, print instead the words
+of every "allow" array, one a line. Exits 1 with a message on the first line
+that does not fit."""
+import json
+import sys
+
+ERRNOS = {"EACCES", "EPERM", "EXDEV"}
+
+
+def fail(number, why):
+    sys.exit(f"denials.py: line {number}: {why}")
+
+
+def what(number, d):
+    if d["kind"] == "fs" or "path" in d:
+        if not isinstance(d.get("path"), str):
+            fail(number, "no path")
+        return d["path"].encode("utf-8", "surrogateescape")
+    if d["kind"] == "net":
+        return b"port %d" % d["port"]
+    return b"to pid %d" % d["target"]
+
+
+def advice(d):
+    if d["allow"]:
+        return "allow with " + " ".join(d["allow"])
+    if "scope" in d:
+        return f"allow by leaving {d['scope']} out of --scope"
+    return "no option allows it"
+
+
+def check(number, d):
+    types = {"kind": str, "pid": int, "comm": str, "syscall": str, "right": str,
+             "rights": list, "errno": str, "allow": list}
+    for key, kind in types.items():
+        if not isinstance(d.get(key), kind):
+            fail(number, f"{key} is missing or not a {kind.__name__}: {d}")
+    if d["kind"] not in ("fs", "net", "scope") or d["errno"] not in ERRNOS:
+        fail(number, f"kind or errno unknown: {d}")
+    if d["right"] != d["rights"][0] or len(d["allow"]) not in (0, 2):
+        fail(number, f"right is not the first of rights, or allow is not an option: {d}")
+
+
+def main():
+    data = open(sys.argv[1], "rb").read()
+    if data and not data.endswith(b"\n"):
+        fail(0, "the file does not end with a newline")
+    out = sys.stdout.buffer
+    for number, line in enumerate(data.splitlines(), 1):
+        d = json.loads(line)
+        check(number, d)
+        if sys.argv[2:] == ["--allow"]:
+            out.writelines(w.encode("utf-8", "surrogateescape") + b"\n" for w in d["allow"])
+            continue
+        out.write(b"%s %s (%s by %s): %s\n" % (
+            ",".join(d["rights"]).encode(), what(number, d), d["syscall"].encode(),
+            d["comm"].encode("utf-8", "surrogateescape"), advice(d).encode()))
+
+
+main()

@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# --explain for what is not a file: TCP ports (ABI 4), device ioctls (ABI 5),
+# signals and abstract UNIX sockets under --scope (ABI 6), each denial
+# produced for real and explained, each with a control the sandbox allows.
+load helpers
+load explain
+
+setup_file() {
+	require_helpers
+	ABSTRACT=@landlock-run-explain-test-$$
+	start_server "$BATS_FILE_TMPDIR/abstract.out" 1 ulisten "$ABSTRACT"
+	export ABSTRACT
+}
+
+teardown_file() {
+	stop_servers
+}
+
+setup() {
+	require_landlock
+	explain_setup
+}
+
+@test "a TCP connect and bind to ports outside the grants: tcp_connect, tcp_bind" {
+	require_abi "$(right_abi tcp_connect)"
+	local port
+	port=$("$TRYOP" freeport)
+	denied_then_allowed 1 "tcp_connect port $port (connect by tryop): allow with --tcp-connect $port" \
+		--tcp-connect 1 -- sh -c "$TRYOP connect $port | grep -qx ECONNREFUSED"
+	denied_then_allowed 1 "tcp_bind port $port (bind by tryop): allow with --tcp-bind $port" \
+		--tcp-bind 1 -- "$TRYOP" bind "$port"
+}
+
+@test "a port that is granted, and TCP that is not confined, report nothing" {
+	require_abi "$(right_abi tcp_connect)"
+	local port
+	port=$("$TRYOP" freeport)
+	explain --tcp-bind "$port" -- "$TRYOP" bind "$port"
+	assert_equal "$output" ok
+	explain --tcp-connect 1 -- "$TRYOP" bind "$port"
+	assert_equal "$output" ok
+	assert_equal "$stderr" ""
+}
+
+@test "UDP: a bind and a send to ports outside the grants, and the port 0 an unbound send binds (ABI 10)" {
+	require_abi "$(right_abi udp_bind)"
+	local port
+	port=$("$TRYOP" freeport)
+	denied_then_allowed 1 "udp_bind port $port (bind by tryop): allow with --udp-bind $port" \
+		--udp-bind 1 -- "$TRYOP" udp-bind "$port"
+	denied_then_allowed 1 "udp_connect port $port (sendto by tryop): allow with --udp-connect $port" \
+		--udp-bind 0 --udp-connect 1 -- "$TRYOP" udp-send "$port"
+	# An unbound socket binds port 0 ("any") before it sends: --udp-bind 0.
+	denied_then_allowed 1 "udp_bind port 0 (sendto by tryop): allow with --udp-bind 0" \
+		--udp-bind 1 --udp-connect "$port" -- "$TRYOP" udp-send "$port"
+}
+
+@test "a device ioctl the grant does not allow: ioctl_dev on the device" {
+	require_abi "$(right_abi ioctl_dev)"
+	explain --ro / -- "$TRYOP" ioctl-tcgets /dev/null
+	assert_equal "$output" EACCES
+	assert_denied "ioctl_dev /dev/null (ioctl by tryop): allow with --rw /dev/null"
+	# The advice: the kernel answers the ioctl itself (ENOTTY), the sandbox is out of it.
+	explain --ro / --rw /dev/null -- "$TRYOP" ioctl-tcgets /dev/null
+	assert_equal "$output" ENOTTY
+	assert_equal "$stderr" ""
+}
+
+@test "a signal to a process outside the sandbox under --scope signal: the scope to leave out" {
+	require_abi "$(right_abi signal)"
+	sleep 60 3>&- &
+	local target=$!
+	explain --scope signal -- "$TRYOP" kill "$target" 0
+	assert_equal "$output" EPERM
+	assert_denied "signal to pid $target (kill by tryop): allow by leaving signal out of --scope"
+	explain -- "$TRYOP" kill "$target" 0
+	assert_equal "$output" ok
+	# A signal inside the sandbox is allowed, and an EPERM that is not the
+	# scope's (init, for an unprivileged user) is not reported.
+	explain --scope signal -- sh -c "sleep 5 & $TRYOP kill \$! 0; kill \$!"
+	assert_equal "$output" ok
+	as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	J=$(mktemp -u /tmp/lr-explain-json.XXXXXX)
+	explain --scope signal -- "$TRYOP" kill 1 0
+	unset as
+	assert_equal "$output" EPERM
+	assert_equal "$stderr" ""
+	rm -f "$J"
+	kill "$target"
+}
+
+@test "a connection to an abstract UNIX socket made outside, under --scope abstract-unix" {
+	require_abi "$(right_abi abstract-unix)"
+	explain --scope abstract-unix -- "$TRYOP" uconnect "$ABSTRACT"
+	assert_equal "$output" EPERM
+	assert_denied "abstract-unix $ABSTRACT (connect by tryop): allow by leaving abstract-unix out of --scope"
+	explain -- "$TRYOP" uconnect "$ABSTRACT"
+	assert_equal "$output" ok
+	# A listener made inside the sandbox is reachable, and nothing is reported.
+	explain --scope abstract-unix -- "$TRYOP" uself
+	assert_equal "$output" ok
+	assert_equal "$stderr" ""
+}
+
+@test "binding a pathname UNIX socket outside the grants: make_sock on its directory" {
+	denied_then_allowed 1 "make_sock $d/no/sock (bind by tryop): allow with --rw $d/no" \
+		-- "$TRYOP" uself-path "$d/no/sock"
+}

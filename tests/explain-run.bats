@@ -1,0 +1,217 @@
+#!/usr/bin/env bats
+# --explain as a process: the command runs confined exactly as without it,
+# as a child of the launcher, traced with all it starts (grandchildren,
+# threads, a thousand forks); signals are passed on, job control works, the
+# exit status is the command's; without ptrace nothing runs.
+load helpers
+load explain
+
+setup() {
+	require_landlock
+	explain_setup
+}
+
+# outcomes ARG...: what a battery of attempts prints (tryop: ok or the errno),
+# as the launcher with ARG... runs it.
+outcomes() {
+	"$LR" "$@" -- sh -c '
+		t=$1 d=$2
+		$t truncate "$d/no/t"; $t rename "$d/ok/r" "$d/no/r"; $t ioctl-tcgets /dev/null
+		$t bind 0; $t kill 1 0; echo x > "$d/no/w" && echo w; echo x > "$d/ok/w" && echo w
+		cat "$d/no/t" >/dev/null && echo r; ls "$d/ok" >/dev/null && echo l
+		' sh "$TRYOP" "$d" 2>&1 | grep -v '^landlock-run denied: '
+}
+
+@test "the command is confined exactly as without --explain" {
+	local policy
+	for policy in "--ro /usr --ro /etc --rw $d/ok --rw /dev/null" "--rw $d/ok" "--ro / --no-tcp"; do
+		touch no/t ok/r
+		# shellcheck disable=SC2086 # the policy is split on purpose
+		assert_equal "$(outcomes --explain $policy)" "$(outcomes $policy)"
+		rm -f no/* ok/*
+	done
+	# Control: the battery tells the policies apart.
+	# shellcheck disable=SC2086
+	[ "$(outcomes --rw "$d/ok")" != "$(outcomes --rw "$d")" ] || fail "the battery sees no difference"
+}
+
+@test "the exit status is the command's: 0, 1, 42, 125, 255, and 128+N for a death by signal N" {
+	local code
+	for code in 0 1 42 125 255; do
+		explain -- sh -c "exit $code"
+		assert_equal "$status" "$code"
+		assert_equal "$stderr" ""
+	done
+	explain -- sh -c 'kill -TERM $$'
+	assert_equal "$status" 143
+	explain -- sh -c 'kill -KILL $$'
+	assert_equal "$status" 137
+}
+
+@test "cannot run or execute: 127 and 126 with the plain run's one launcher line" {
+	explain -- no-such-command-lr
+	assert_equal "$status" 127
+	assert_one_launcher_line
+	printf 'echo ran\n' >ok/noexec
+	explain -- "$d/ok/noexec"
+	assert_equal "$status" 126
+	assert_one_launcher_line
+}
+
+@test "the launcher's own failures stay 125 with one line, before anything runs" {
+	explain --rw "$d/missing" -- touch "$d/ok/ran"
+	assert_equal "$status" 125
+	assert_one_launcher_line
+	assert_not_exist ok/ran
+	run -125 --separate-stderr "$LR" --explain-json "$d/missing/denials.json" -- touch "$d/ok/ran"
+	assert_one_launcher_line
+	[[ $stderr == *"--explain-json file $d/missing/denials.json"* ]] || fail "$stderr"
+	assert_not_exist ok/ran
+	run -125 --separate-stderr "$LR" --probe --explain
+	assert_one_launcher_line
+	run -125 --separate-stderr "$LR" --probe --explain-json "$J"
+	assert_one_launcher_line
+}
+
+@test "without ptrace (a container that forbids it), --explain exits 125 with one line and nothing runs" {
+	run -125 --separate-stderr "$FAULT" ptrace EPERM -- "$LR" --explain -- touch "$d/ok/ran"
+	assert_one_launcher_line
+	[[ $stderr == *"--explain needs ptrace"*"Operation not permitted" ]] || fail "$stderr"
+	assert_not_exist ok/ran
+	# The seccomp filter that stops the watched calls fails: the same.
+	run -125 --separate-stderr "$FAULT" seccomp EINVAL -- "$LR" --explain -- touch "$d/ok/ran"
+	assert_one_launcher_line
+	assert_not_exist ok/ran
+	# Control: the plain run needs no ptrace.
+	run -0 "$FAULT" ptrace EPERM -- "$LR" --rw "$d/ok" -- touch "$d/ok/ran"
+	assert_file_exist ok/ran
+}
+
+@test "denials of grandchildren and of threads are reported, with the process that made them" {
+	explain -- sh -c "sh -c 'touch $d/no/grandchild'"
+	assert_denied "make_reg $d/no/grandchild (openat by touch): allow with --rw $d/no"
+	explain --rw "$d/ok" -- "$PYTHON" -c '
+import os, sys, threading
+def attempt():
+    try: open(sys.argv[1], "w")
+    except PermissionError: print("denied in", threading.get_native_id())
+t = threading.Thread(target=attempt)
+t.start(); t.join()
+print(os.getpid())
+' "$d/no/thread"
+	assert_denied "make_reg $d/no/thread (openat by python3): allow with --rw $d/no"
+	# the pid is the process's; the thread that made the call is another
+	assert_line --index 1 "$(json_field pid)"
+	[[ ${lines[0]} != "denied in $(json_field pid)" ]] || fail "the call was not in a thread: $output"
+}
+
+@test "a command that forks 1,000 processes: each distinct denial once, and the status" {
+	explain --rw "$d/ok" --rw /dev/null -- sh -c "
+		for i in \$(seq 1000); do (echo > $d/no/f\$((i % 3))) 2>/dev/null & done; wait
+		for i in \$(seq 1000); do /bin/true; done; exit 7"
+	assert_equal "$status" 7
+	assert_equal "$(sort <<<"$denied")" "$(printf '%s\n' \
+		"make_reg $d/no/f0 (openat by sh): allow with --rw $d/no" \
+		"make_reg $d/no/f1 (openat by sh): allow with --rw $d/no" \
+		"make_reg $d/no/f2 (openat by sh): allow with --rw $d/no")"
+}
+
+@test "the command is a child (another pid); SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the launcher reach it" {
+	local sig num pid
+	for sig in INT TERM HUP QUIT; do
+		num=$(kill -l "$sig")
+		rm -f pid
+		# The command reports its own pid, then waits; bash sets SIGINT and
+		# SIGQUIT ignored for background jobs, so the command resets them.
+		"$LR" --explain --rw "$d" -- "$PYTHON" -c '
+import os, signal, sys, time
+for s in (signal.SIGINT, signal.SIGQUIT): signal.signal(s, signal.SIG_DFL)
+open(sys.argv[1], "w").write(str(os.getpid())); time.sleep(30)' "$d/pid" 3>&- &
+		pid=$!
+		for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+		[ -s "$d/pid" ] || fail "the command did not start"
+		[ "$(cat "$d/pid")" != "$pid" ] || fail "the command has the launcher's pid"
+		kill "-$sig" "$pid"
+		status=0
+		wait "$pid" || status=$?
+		assert_equal "$status" $((128 + num))
+	done
+}
+
+# job ARG...: the launcher with ARG... as a shell job (tests/shell-job.py) in
+# the background; $job its pid, which leads its process group; what the
+# shell sees goes to $d/shell.
+job() {
+	rm -f "$d/job"
+	"$PYTHON" "$BATS_TEST_DIRNAME/shell-job.py" "$d/job" "$LR" "$@" >"$d/shell" 3>&- &
+	shell=$!
+	for _ in $(seq 100); do [ -s "$d/job" ] && break; sleep 0.05; done
+	job=$(cat "$d/job")
+}
+
+# shell_saw WORD: the shell saw the job WORD (stopped, continued), within 5 s.
+shell_saw() {
+	for _ in $(seq 100); do
+		[ "$(tail -n 1 "$d/shell")" = "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "the shell did not see the job $1: $(cat "$d/shell")"
+}
+
+# The command reports its pid, waits a second, then writes done.
+LATER=(sh -c 'echo $$ > "$1"; sleep 1; echo done > "$2"' sh)
+
+@test "job control: ^Z (SIGTSTP to the job) stops the job as the shell sees it; SIGCONT continues it" {
+	job --explain --rw "$d" -- "${LATER[@]}" "$d/pid" "$d/done"
+	for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+	kill -TSTP -- "-$job"
+	shell_saw stopped
+	sleep 1.5
+	assert_not_exist done # the command is stopped too
+	kill -CONT -- "-$job"
+	shell_saw continued
+	wait "$shell"
+	assert_equal "$(cat "$d/done")" done
+}
+
+@test "job control: the command stopped on its own (SIGSTOP to its pid) stops the job too" {
+	job --explain --rw "$d" -- "${LATER[@]}" "$d/pid" "$d/done"
+	for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+	kill -STOP "$(cat "$d/pid")"
+	shell_saw stopped
+	kill -CONT -- "-$job"
+	wait "$shell"
+	assert_equal "$(cat "$d/done")" done
+	# Control: without --explain the job is the command itself, and stops alike.
+	rm "$d/pid" "$d/done"
+	job --rw "$d" -- "${LATER[@]}" "$d/pid" "$d/done"
+	for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+	assert_equal "$(cat "$d/pid")" "$job"
+	kill -STOP "$job"
+	shell_saw stopped
+	kill -CONT "$job"
+	wait "$shell"
+}
+
+@test "platform/*.h number the watched calls as the kernel does (musl's headers), the same calls in the same order" {
+	local plat arch name nr names=() first
+	for plat in linux-x64:x86_64 linux-arm64:aarch64; do
+		arch=${plat#*:}
+		local header=/usr/include/$arch-linux-musl/bits/syscall.h
+		[ -f "$header" ] || fail "$header is missing (make setup installs musl for $arch)"
+		names=()
+		while read -r name nr; do
+			names+=("$name")
+			if [ "$nr" -ge 0 ]; then
+				grep -qE "^#define __NR_$name[[:space:]]+$nr\$" "$header" ||
+					fail "$plat: $name is not $nr in $header"
+			elif grep -qE "^#define __NR_$name[[:space:]]" "$header"; then
+				fail "$plat: $name is -1, but $header has it"
+			fi
+		done < <(grep -o 'X([a-z0-9_]*, -\?[0-9]*)' "$BATS_TEST_DIRNAME/../platform/${plat%:*}.h" |
+			sed 's/X(\(.*\), \(.*\))/\1 \2/')
+		[ "${#names[@]}" -gt 30 ] || fail "$plat lists only ${#names[@]} calls"
+		[ -z "${first-}" ] && first="${names[*]}"
+		assert_equal "${names[*]}" "$first"
+	done
+}

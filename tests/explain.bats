@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# --explain and --explain-json: every kind of filesystem denial produced for
+# real and explained, the same on stderr and in the JSON file; the advice
+# tried (the suggested option makes the same command work, and then nothing
+# is reported); what is not the sandbox's doing is not reported. Network and
+# scope denials: tests/explain-net.bats; the tracer itself (processes,
+# threads, signals, exit status): tests/explain-run.bats.
+load helpers
+load explain
+
+setup() {
+	require_landlock
+	explain_setup
+}
+
+@test "a clean run prints nothing, writes an empty JSON file, and keeps the command's status and output" {
+	explain --ro / --rw "$d/ok" -- sh -c 'echo out; echo x > ok/f; exit 42'
+	assert_equal "$status" 42
+	assert_equal "$output" out
+	assert_equal "$stderr" ""
+	assert_file_empty "$J"
+	assert_equal "$(cat ok/f)" x
+}
+
+@test "write to an existing file: write_file on the file itself" {
+	echo orig >no/f
+	denied_then_allowed 2 "write_file $d/no/f (openat by sh): allow with --rw $d/no/f" \
+		-- sh -c "echo new >> $d/no/f"
+	assert_equal "$(cat no/f)" $'orig\nnew'
+}
+
+@test "overwrite (O_TRUNC) an existing file: write_file and truncate" {
+	require_abi "$(right_abi truncate)"
+	echo orig >no/f
+	denied_then_allowed 2 "write_file,truncate $d/no/f (openat by sh): allow with --rw $d/no/f" \
+		-- sh -c "echo new > $d/no/f"
+	assert_equal "$(cat no/f)" new
+}
+
+@test "create a file in a directory: make_reg on the directory" {
+	denied_then_allowed 1 "make_reg $d/no/new (openat by touch): allow with --rw $d/no" \
+		-- touch "$d/no/new"
+	assert_file_exist no/new
+}
+
+@test "make a directory, a FIFO and a symlink: make_dir, make_fifo, make_sym" {
+	denied_then_allowed 1 "make_dir $d/no/sub (mkdir by mkdir): allow with --rw $d/no" \
+		-- mkdir "$d/no/sub"
+	denied_then_allowed 1 "make_fifo $d/no/fifo (mknodat by mkfifo): allow with --rw $d/no" \
+		-- mkfifo "$d/no/fifo"
+	denied_then_allowed 1 "make_sym $d/no/link (symlinkat by ln): allow with --rw $d/no" \
+		-- ln -s target "$d/no/link"
+	assert [ -d no/sub ] && assert [ -p no/fifo ] && assert [ -L no/link ]
+}
+
+@test "remove a file and a directory: remove_file, remove_dir" {
+	touch no/f
+	mkdir no/sub
+	denied_then_allowed 1 "remove_file $d/no/f (unlinkat by rm): allow with --rw $d/no" \
+		-- rm "$d/no/f"
+	denied_then_allowed 1 "remove_dir $d/no/sub (rmdir by rmdir): allow with --rw $d/no" \
+		-- rmdir "$d/no/sub"
+	assert_not_exist no/f
+	assert_not_exist no/sub
+}
+
+@test "rename into a directory outside the grants: make_reg there, with --rw on both sides" {
+	mkdir ok/a
+	touch ok/a/x
+	denied_then_allowed 1 "make_reg $d/no/x (rename by tryop): allow with --rw $d/no" \
+		--rw "$d/ok" -- "$TRYOP" rename "$d/ok/a/x" "$d/no/x"
+	assert_file_exist no/x
+}
+
+@test "rename across directories where reparenting is refused (ABI 1): refer, EXDEV" {
+	mkdir ok/a ok/b
+	touch ok/a/x
+	explain --abi 1 --rw "$d/ok" -- "$TRYOP" rename "$d/ok/a/x" "$d/ok/b/x"
+	assert_equal "$output" EXDEV
+	assert_equal "$denied" "$(printf '%s\n' \
+		"refer $d/ok/a/x (rename by tryop): Landlock ABI 1 cannot allow it (refer needs ABI 2)" \
+		"refer $d/ok/b/x (rename by tryop): Landlock ABI 1 cannot allow it (refer needs ABI 2)")"
+	assert_equal "$json" "$(printf '%s\n' "refer $d/ok/a/x (rename by tryop): no option allows it" \
+		"refer $d/ok/b/x (rename by tryop): no option allows it")"
+	grep -q '"errno":"EXDEV"' "$J" || fail "no EXDEV in $(cat "$J")"
+	# Control: from ABI 2 the same grant allows the move, and nothing is reported.
+	explain --abi 2 --rw "$d/ok" -- "$TRYOP" rename "$d/ok/a/x" "$d/ok/b/x"
+	assert_equal "$output" ok
+	assert_equal "$stderr" ""
+}
+
+@test "a rename across mount points is EXDEV from the kernel, not the sandbox: not reported" {
+	mkdir ok/mnt
+	mount -t tmpfs lr-explain "$d/ok/mnt" || skip "cannot mount a tmpfs here"
+	touch ok/x
+	explain --rw "$d/ok" -- "$TRYOP" rename "$d/ok/x" "$d/ok/mnt/x"
+	umount "$d/ok/mnt"
+	assert_equal "$output" EXDEV
+	assert_equal "$stderr" ""
+	assert_file_empty "$J"
+}
+
+@test "truncate(2) a file outside the grants: truncate" {
+	require_abi "$(right_abi truncate)"
+	echo data >no/f
+	denied_then_allowed 1 "truncate $d/no/f (truncate by tryop): allow with --rw $d/no/f" \
+		-- "$TRYOP" truncate "$d/no/f"
+	assert_file_empty no/f
+}
+
+@test "read a file and list a directory outside --ro: read_file, read_dir" {
+	echo secret >no/f
+	denied_then_allowed 1 "read_file $d/no/f (openat by cat): allow with --ro $d/no/f" \
+		--ro /usr --ro /etc -- cat "$d/no/f"
+	assert_equal "$output" secret
+	denied_then_allowed 2 "read_dir $d/no (openat by ls): allow with --ro $d/no" \
+		--ro /usr --ro /etc --ro /proc -- ls "$d/no"
+	assert_equal "$output" f
+}
+
+@test "execute a binary outside --ro: execute and read_file on it, exit 126" {
+	cp /usr/bin/true no/mytrue
+	denied_then_allowed 126 "execute,read_file $d/no/mytrue (execve by landlock-run): allow with --ro $d/no/mytrue" \
+		--ro /usr -- "$d/no/mytrue"
+}
+
+@test "a binary whose dynamic linker is outside --ro: the linker is named, exit 126" {
+	local interp
+	interp=$(readelf -lW /usr/bin/true | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	[ -n "$interp" ] || fail "/usr/bin/true names no interpreter"
+	interp=$(readlink -f "$interp")
+	denied_then_allowed 126 "execute,read_file $interp (execve by landlock-run): allow with --ro $interp" \
+		--ro /usr/bin -- /usr/bin/true
+}
+
+@test "a script whose #! interpreter is outside --ro: the interpreter is named" {
+	cp /usr/bin/true no/interp
+	printf '#!%s\n' "$d/no/interp" >ok/script
+	chmod 0755 ok/script
+	denied_then_allowed 126 "execute,read_file $d/no/interp (execve by landlock-run): allow with --ro $d/no/interp" \
+		--ro /usr --ro "$d/ok" -- "$d/ok/script"
+}
+
+@test "a path relative to a directory descriptor, and to a changed working directory" {
+	explain --rw "$d/ok" -- "$PYTHON" -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+for f in (lambda: os.open("viafd", os.O_WRONLY | os.O_CREAT, dir_fd=fd),
+          lambda: (os.chdir(sys.argv[1]), os.mkdir("viacwd"))):
+    try: f()
+    except PermissionError: pass
+' "$d/no"
+	assert_denied "make_reg $d/no/viafd (openat by python3): allow with --rw $d/no" \
+		"make_dir $d/no/viacwd (mkdir by python3): allow with --rw $d/no"
+}
+
+@test "a path with a newline and invalid UTF-8: escaped on stderr, exact in the JSON" {
+	local name=$'new\nline\xff\x01 "q" \\'
+	explain --rw "$d/ok" -- "$PYTHON" -c '
+import sys
+try: open(sys.argv[1].encode("utf-8", "surrogateescape"), "w")
+except PermissionError: pass
+' "$d/no/$name"
+	assert_equal "$stderr" "landlock-run denied: make_reg $d/no/new\\nline\\xff\\x01 \"q\" \\\\ (openat by python3[$(json_field pid)]): allow with --rw $d/no"
+	assert_equal "$json" "make_reg $d/no/$name (openat by python3): allow with --rw $d/no"
+	grep -qF '\udcff\u0001 \"q\" \\"' "$J" || fail "JSON escapes: $(cat "$J")"
+}
+
+@test "the same denial twice is reported once; a different one again" {
+	explain -- sh -c "touch $d/no/a; touch $d/no/a; touch $d/no/b"
+	assert_denied "make_reg $d/no/a (openat by touch): allow with --rw $d/no" \
+		"make_reg $d/no/b (openat by touch): allow with --rw $d/no"
+}
+
+@test "a grant given as a symlink, or through a bind mount of its inode, allows as the kernel does" {
+	ln -s "$d/no" link
+	explain --rw "$d/link" -- touch "$d/no/new"
+	assert_success
+	assert_equal "$stderr" ""
+	# Without the grant the same command is denied: the grant is what allowed it.
+	explain -- touch "$d/no/new2"
+	assert_denied "make_reg $d/no/new2 (openat by touch): allow with --rw $d/no"
+}
+
+@test "as an unprivileged user: mode bits refusing it are not the sandbox's, and not reported" {
+	local pub as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/granted" "$pub/open" "$pub/closed" "$pub/report"
+	echo s >"$pub/granted/secret"
+	echo s >"$pub/closed/secret"
+	chmod 0600 "$pub/granted/secret" "$pub/closed/secret"
+	chmod 0777 "$pub/granted" "$pub/open" "$pub/report"
+	chmod 0755 "$pub" "$pub/closed"
+	J=$pub/report/denials.json
+	# Mode bits refuse each of these, granted or not: ordinary permission errors.
+	explain --ro / --rw "$pub/granted" -- sh -c "
+		cat $pub/granted/secret; echo x > $pub/granted/secret; cat $pub/closed/secret
+		echo x > $pub/closed/secret; touch $pub/closed/new; cat /etc/shadow; true"
+	[[ $stderr == *"Permission denied"* ]] || fail "nothing was refused: $stderr"
+	assert_equal "$denied" ""
+	assert_file_empty "$J"
+	# Control: what only the sandbox refuses is reported, for the same user.
+	explain --ro / --rw "$pub/granted" -- touch "$pub/open/new"
+	assert_denied "make_reg $pub/open/new (openat by touch): allow with --rw $pub/open"
+	rm -rf "$pub"
+}

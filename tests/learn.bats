@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# --learn FILE: run a command without the sandbox, write the policy it
+# needs, and run it again confined from that @FILE with no denial: a real
+# make build in a temporary tree, and what the folding rules promise.
+load helpers
+load explain
+
+setup() {
+	require_landlock
+	explain_setup
+}
+
+# learn ARG...: --learn $d/policy ARG...; $grants: the policy's option lines.
+learn() {
+	run --separate-stderr "$LR" --learn "$d/policy" "$@"
+	grants=$(grep -v '^#' "$d/policy" 2>/dev/null || true)
+}
+
+# A small C project: a header, a source, a library and a Makefile that
+# writes an object directory.
+make_project() {
+	mkdir -p "$d/proj" "$d/tmp"
+	printf '#define GREETING "hello from make"\n' >"$d/proj/greeting.h"
+	printf '#include <stdio.h>\n#include "greeting.h"\nint main(void) { puts(GREETING); return 0; }\n' \
+		>"$d/proj/hello.c"
+	printf 'hello: obj/hello.o\n\tcc -o $@ obj/hello.o\nobj/hello.o: hello.c greeting.h\n\tmkdir -p obj\n\tcc -c -o $@ hello.c\nclean:\n\trm -rf obj hello\n' \
+		>"$d/proj/Makefile"
+}
+
+@test "--learn on a real make build, then the confined rerun from its @FILE: no denial" {
+	make_project
+	cd "$d/proj"
+	TMPDIR=$d/tmp learn -- make
+	assert_success
+	assert_file_executable hello
+	# The writes: the project (where obj/ was made) and the compiler's TMPDIR.
+	assert_equal "$(grep '^--rw=' <<<"$grants")" "$(printf '%s\n' "--rw=$d/proj" "--rw=$d/tmp")"
+	grep -qx -- "--ro=/usr" <<<"$grants" || fail "no --ro=/usr in: $grants"
+	make -s clean
+	# The rerun, confined and explained, from a clean tree.
+	J=$d/rerun.json
+	TMPDIR=$d/tmp explain "@$d/policy" -- make
+	assert_equal "$status" 0
+	[[ $stderr != *"landlock-run denied"* ]] || fail "denied: $stderr"
+	assert_file_empty "$J"
+	assert_equal "$("$d/proj/hello")" "hello from make"
+	# Control: the policy confines. A write outside it is denied, and explained.
+	explain "@$d/policy" -- touch "$d/outside"
+	assert_denied "make_reg $d/outside (openat by touch): allow with --rw $d"
+}
+
+@test "--learn runs without the sandbox: the command may write anywhere, and keeps its status" {
+	learn -- sh -c "echo x > $d/no/f; exit 3"
+	assert_equal "$status" 3
+	assert_equal "$(cat no/f)" x
+	grep -qx -- "--rw=$d/no" <<<"$grants" || fail "no --rw=$d/no in: $grants"
+}
+
+@test "reads fold into directories, the system trees whole, /proc/PID into /proc; devices stay files" {
+	mkdir -p no/a/b
+	echo 1 >no/a/one
+	echo 2 >no/a/b/two
+	learn -- sh -c "cat $d/no/a/one $d/no/a/b/two /proc/self/status >/dev/null; ls $d/no >/dev/null"
+	assert_success
+	grep -qx -- "--ro=$d/no" <<<"$grants" || fail "listing no/ grants no/: $grants"
+	# no/a and no/a/b are beneath no/: covered, so left out
+	if grep -q -- "--ro=$d/no/" <<<"$grants"; then fail "covered paths written: $grants"; fi
+	grep -qx -- "--ro=/proc" <<<"$grants" || fail "no --ro=/proc in: $grants"
+	grep -qx -- "--ro=/usr" <<<"$grants" || fail "no --ro=/usr in: $grants"
+	grep -qx -- "--rw=/dev/null" <<<"$grants" || fail "no --rw=/dev/null in: $grants"
+	if grep -q -- "--r[ow]=/dev\$" <<<"$grants"; then fail "/dev granted whole: $grants"; fi
+}
+
+@test "writes are granted at the narrowest existing path; a temporary directory at its parent; never --rw=/" {
+	echo x >ok/kept
+	learn -- sh -c "echo y >> $d/ok/kept; mkdir $d/no/t; echo z > $d/no/t/f; rm -r $d/no/t"
+	assert_success
+	grep -qx -- "--rw=$d/ok/kept" <<<"$grants" || fail "the written file: $grants"
+	grep -qx -- "--rw=$d/no" <<<"$grants" || fail "where no/t was made: $grants"
+	if grep -q -- "--rw=$d/no/t" <<<"$grants"; then fail "a path that is gone: $grants"; fi
+	# As root, a file made and removed in / itself: not granted, and said so.
+	local f=/lr-learn-test-$$
+	learn -- sh -c "touch $f; rm $f"
+	assert_success
+	if grep -qx -- "--rw=/" <<<"$grants"; then fail "--rw=/ written: $grants"; fi
+	grep -q '^# not granted: a write in / itself' "$d/policy" || fail "$(cat "$d/policy")"
+	assert_not_exist "$f"
+}
+
+@test "a path with a newline is granted at the nearest directory a line can hold" {
+	mkdir -p "no/bad"$'\n'"name"
+	learn -- touch "$d/no/bad"$'\n'"name/f"
+	assert_success
+	grep -qx -- "--rw=$d/no" <<<"$grants" || fail "$grants"
+	# Every grant line is one argument the rerun takes.
+	explain "@$d/policy" -- touch "$d/no/bad"$'\n'"name/g"
+	assert_success
+}
+
+@test "TCP ports bound and connected to are granted, and only those (ABI 4)" {
+	require_abi "$(right_abi tcp_connect)"
+	local bind connect
+	bind=$("$TRYOP" freeport)
+	start_server "$d/server" 1 listen 1
+	connect=$(cat "$d/server")
+	learn -- sh -c "$TRYOP bind $bind; $TRYOP connect $connect"
+	assert_output $'ok\nok'
+	grep -qx -- "--tcp-bind=$bind" <<<"$grants" || fail "$grants"
+	grep -qx -- "--tcp-connect=$connect" <<<"$grants" || fail "$grants"
+	explain "@$d/policy" -- sh -c "$TRYOP bind $bind; $TRYOP connect $connect"
+	assert_equal "$output" $'ok\nok'
+	assert_equal "$stderr" ""
+	# Control: any other port is denied.
+	explain "@$d/policy" -- "$TRYOP" connect 1
+	assert_equal "$output" EACCES
+	stop_servers
+}
+
+@test "scopes: a run that signals nothing outside gets --scope signal; one that does, does not (ABI 6)" {
+	require_abi "$(right_abi signal)"
+	learn -- sh -c 'sleep 1 & kill $!'
+	grep -qx -- "--scope=signal,abstract-unix" <<<"$grants" || fail "$grants"
+	sleep 60 3>&- &
+	local target=$!
+	learn -- "$TRYOP" kill "$target" 0
+	kill "$target"
+	grep -qx -- "--scope=abstract-unix" <<<"$grants" || fail "$grants"
+}
+
+@test "--learn takes no policy, no --explain and no --probe; a FILE it cannot write is 125 before anything runs" {
+	local opt
+	for opt in "--ro /" "--rw $d" "--tcp-connect 80" "--scope signal" "--strict" "--explain"; do
+		# shellcheck disable=SC2086 # the option and its argument
+		run -125 --separate-stderr "$LR" --learn "$d/policy" $opt -- touch "$d/ran"
+		assert_one_launcher_line
+		[[ $stderr == *"${opt%% *}"* ]] || fail "the line does not name ${opt%% *}: $stderr"
+	done
+	run -125 --separate-stderr "$LR" --learn "$d/missing/policy" -- touch "$d/ran"
+	assert_one_launcher_line
+	[[ $stderr == *"--learn file $d/missing/policy"* ]] || fail "$stderr"
+	run -125 --separate-stderr "$LR" --probe --learn "$d/policy"
+	assert_one_launcher_line
+	assert_not_exist "$d/ran"
+}

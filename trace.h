@@ -1,0 +1,147 @@
+/*
+ * The tracer behind --explain and --learn, shared by its files. They
+ * depend on each other in the order a traced system call flows through
+ * them, never in a circle:
+ *   trace.c    the unconfined parent: ptrace loop, signals, exit status
+ *   explain.c  was a failed call the sandbox's doing? one report per denial
+ *   perm.c     what the kernel refuses anyway: mode bits, signal credentials
+ *   learn.c    what a run used, written as an @FILE policy
+ *   calls.c    the table of watched system calls: what each one needs
+ *   tracee.c   the tracee's memory, paths and /proc entries, seen from outside
+ *   table.c    small hash tables (threads, reported denials, paths)
+ */
+#ifndef LR_TRACE_H
+#define LR_TRACE_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "landlock-run.h"
+#include "seccomp.h"
+
+/* table.c: open addressing on non-zero 64-bit keys; each record starts
+ * with its key. Memory is mapped and grows; nothing is ever freed. */
+struct table {
+	char *slots;
+	size_t cap, used, size; /* size: of one record */
+	char *heap;		/* strset_add: where copies go */
+	size_t heap_left;
+};
+
+void *mapped(size_t size, const char *what); /* zeroed, or a launcher failure */
+void *table_get(const struct table *t, uint64_t key);
+void *table_put(struct table *t, uint64_t key); /* existing, or a new zeroed record */
+void table_del(struct table *t, uint64_t key);
+/* A set of byte strings: 1 when S was new (and is now in the set). */
+int strset_add(struct table *t, const char *s, size_t n);
+int strset_has(const struct table *t, const char *s, size_t n);
+char *table_keep(struct table *t, const char *s, size_t n); /* a copy in T's arena */
+uint64_t hash_bytes(const char *s, size_t n, uint64_t h);
+void *table_next(const struct table *t, size_t *i); /* from *i = 0; NULL: done */
+const char *strset_next(const struct table *t, size_t *i);
+
+/* One thread the tracer follows, and the watched call it is inside. */
+struct tracee {
+	uint64_t tid; /* the key */
+	int in_call;  /* stopped at the entry of a watched call, not yet out */
+	int call;     /* its row of calls[] */
+	uint64_t args[6];
+	const char *exec_path; /* --learn: the file an exec runs, found at entry */
+	int made;	       /* --learn: an O_CREAT open whose file was not there */
+};
+
+/* What a finished call needed, worked out by calls.c. */
+enum need_kind { NEED_FS = 1, NEED_NET, NEED_SCOPE };
+
+struct need {
+	enum need_kind kind;
+	uint64_t rights; /* fs_rights, net_rights or scope_names bits */
+	/* NEED_FS: the object as reported, and the path whose hierarchy the
+	 * rights are checked on (the object, or its directory). */
+	char object[PATH_MAX];
+	char anchor[PATH_MAX];
+	/* NEED_NET: the port; NEED_SCOPE: the pid signalled (0: an abstract
+	 * socket, named in object as @name). */
+	long number;
+};
+
+#define MAX_NEEDS 4 /* an exec: the file, a #! interpreter, its ELF interpreter */
+
+struct call_result {
+	pid_t tid;
+	int call;
+	const uint64_t *args;
+	long ret;		/* the return value, -errno on failure */
+	int learning;		/* --learn: what a successful call used */
+	const char *entry_path; /* --learn: an exec's file, found at entry */
+	int made;		/* --learn: an O_CREAT open made its file */
+	int nneeds;
+	struct need needs[MAX_NEEDS];
+};
+
+/* calls.c */
+enum call_id {
+#define CALL_ID(name, nr) CALL_##name,
+	WATCHED_CALLS(CALL_ID)
+#undef CALL_ID
+		NCALLS
+};
+
+struct call {
+	const char *name;
+	void (*find)(struct call_result *r, const struct call *c, const struct tracee *t);
+	uint32_t right;			    /* the filesystem right a call of one kind needs */
+	uint32_t fs;			    /* the rights it may be refused: filesystem, */
+	int8_t fd, path, fd2, path2, flags; /* (argument positions, -1: none) */
+	uint8_t net, scope;		    /* network, scopes */
+};
+
+extern const struct call calls[NCALLS];
+extern const int16_t call_nr[NCALLS]; /* on this architecture; -1: none */
+void find_needs(struct call_result *r, const struct tracee *t);
+int exec_file(const struct tracee *t, char *out);
+int open_makes(const struct tracee *t);
+
+/* tracee.c */
+struct target {
+	char where[PATH_MAX + 64]; /* how it is reached from here, through /proc */
+	char object[PATH_MAX];	   /* canonical; missing: its directory's + the name */
+	char parent[PATH_MAX];	   /* the directory it is in */
+	struct stat st;
+	int exists;
+};
+
+ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size);
+int read_string(pid_t tid, uint64_t addr, char *buf); /* PATH_MAX bytes */
+int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int follow);
+int proc_field(const char *file, const char *key, char *out, size_t size);
+int proc_status(pid_t tid, const char *key, char *out, size_t size);
+int socket_protocol(pid_t tid, int fd, int *bound);
+long pidfd_target(pid_t tid, int fd);
+void dir_of(char *out, const char *path);
+void grantable(char *path);
+
+/* perm.c: who made a call, with which credentials (/proc/TID/status) */
+struct who {
+	char comm[64], pid[16], uid[64], gid[64], groups[1024], caps[32];
+};
+
+int read_who(pid_t tid, struct who *w);
+int mode_refuses(const struct who *w, const char *path, uint64_t rights);
+int may_signal(const struct who *w, long pid);
+
+/* explain.c */
+struct explainer;
+struct explainer *explain_start(const struct policy *p, const struct table *tracees);
+void explain_call(struct explainer *e, struct call_result *r, const struct tracee *t);
+
+/* learn.c */
+struct learner;
+struct learner *learn_start(const struct policy *p, const struct table *tracees);
+void learn_entry(struct learner *l, struct tracee *t);
+void learn_call(struct learner *l, struct call_result *r, struct tracee *t);
+void learn_finish(struct learner *l);
+
+#endif
