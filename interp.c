@@ -1,11 +1,15 @@
 /*
  * What else the kernel opens to execute a file: the interpreter of a #!
  * script, or the ELF interpreter (the dynamic linker) a binary names in
- * PT_INTERP. The 126 message names the one the sandbox denies; --explain
- * checks them when an exec fails; --learn grants them.
+ * PT_INTERP. The 126 and 127 messages name the one that stops an exec;
+ * --explain checks them when an exec fails; --learn grants them.
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -61,15 +65,76 @@ static int elf_interp(int fd, const unsigned char *buf, size_t n, char *out, siz
 	return 0;
 }
 
-/* The interpreter FD's file asks for, in OUT: 1; none or unreadable: 0. */
+/* The interpreter FD's file asks for, in OUT: INTERP_SHEBANG or INTERP_ELF;
+ * none or unreadable: 0. */
 int read_interpreter(int fd, char *out, size_t size)
 {
 	unsigned char buf[SHEBANG_MAX];
 	ssize_t n = pread(fd, buf, sizeof buf, 0);
 
 	if (n >= 2 && buf[0] == '#' && buf[1] == '!')
-		return shebang((const char *)buf, (size_t)n, out, size);
+		return shebang((const char *)buf, (size_t)n, out, size) ? INTERP_SHEBANG : 0;
 	if (n >= EI_NIDENT && memcmp(buf, ELFMAG, SELFMAG) == 0)
-		return elf_interp(fd, buf, (size_t)n, out, size);
+		return elf_interp(fd, buf, (size_t)n, out, size) ? INTERP_ELF : 0;
 	return 0;
+}
+
+/* The file execvp ran into first for NAME: NAME when it has a slash, else
+ * the first PATH entry that exists (musl's default when PATH is unset). */
+const char *first_in_path(const char *name, char *buf)
+{
+	const char *dirs = getenv("PATH"), *dir;
+	size_t len;
+
+	if (strchr(name, '/'))
+		return name;
+	for (dir = dirs ? dirs : "/usr/local/bin:/bin:/usr/bin"; *dir; dir += len + !!dir[len]) {
+		len = strcspn(dir, ":");
+		copy_span(buf, PATH_MAX, dir, len);
+		join(buf + strlen(buf), PATH_MAX - strlen(buf), len ? "/" : "", name, NULL);
+		if (access(buf, F_OK) == 0)
+			return buf;
+	}
+	return name;
+}
+
+/*
+ * Why an exec of FILE failed, in the sandbox, as the kernel goes: FILE, its
+ * #! interpreter, that one's ELF interpreter, each opened for reading and
+ * executing. access(2) asks the mode bits alone (Landlock does not check
+ * it): a file they allow that cannot be opened is the sandbox's doing.
+ * STOP_DENIED or STOP_MISSING with *ROLE what the file is to FILE (NULL:
+ * FILE itself) and PATH the file (CANON its canonical path); 0 when no file
+ * of the chain is to blame.
+ */
+int exec_stop(const char *file, const char **role, char *path, char *canon)
+{
+	static const char *const roles[] = {NULL, "its #! interpreter", "its ELF interpreter"};
+	int fd, kind = 0, depth;
+	char link[40], num[24];
+	ssize_t n;
+
+	join(path, PATH_MAX, file, NULL);
+	for (depth = 0; depth < 3; depth++) {
+		*role = roles[kind];
+		if (kind && access(path, F_OK))
+			return STOP_MISSING;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		kind = read_interpreter(fd, canon, PATH_MAX);
+		close(fd);
+		if (!kind)
+			return 0;
+		join(path, PATH_MAX, canon, NULL);
+	}
+	if (depth == 3 || errno != EACCES || access(path, R_OK | X_OK))
+		return 0;
+	fd = open(path, O_PATH | O_CLOEXEC);
+	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	n = fd < 0 ? -1 : readlink(link, canon, PATH_MAX - 1);
+	if (fd >= 0)
+		close(fd);
+	copy_span(canon, PATH_MAX, n > 0 ? canon : path, n > 0 ? (size_t)n : strlen(path));
+	return STOP_DENIED;
 }

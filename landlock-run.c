@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -462,20 +463,34 @@ static void enforce(const struct policy *p, int ruleset)
 __attribute__((noreturn)) static void run(const struct policy *p, const struct caller *caller)
 {
 	char *const *command = p->asked.command;
+	char found[PATH_MAX], path[PATH_MAX], canon[PATH_MAX];
+	const char *role, *file;
 	struct caller ours;
-	int err;
+	int err, stop;
 
 	give_back_signals(caller);
 	execvp(command[0], command);
 	err = errno;
 	hold_signals(&ours);
+	/* Name the file that stopped it, when it can be known from here. Traced,
+	 * the denial reports name it, and the probing would add its own. */
+	file = first_in_path(command[0], found);
+	stop = tracing(&p->asked) ? 0 : exec_stop(file, &role, path, canon);
+	if (err == ENOENT && stop == STOP_MISSING)
+		fail(EXIT_NOT_FOUND, "cannot run %s: %s %s does not exist", command[0], role, path);
 	if (err == ENOENT)
 		fail(EXIT_NOT_FOUND, "cannot run %s: command not found", command[0]);
-	if (err == EACCES && p->kernel.handled.handled_access_fs & LANDLOCK_ACCESS_FS_EXECUTE)
+	if (err == EACCES && stop == STOP_DENIED && !role)
 		fail(EXIT_CANNOT_EXEC,
-		     "cannot execute %s: %s (the sandbox may deny executing it, its "
-		     "interpreter or a shared library: grant them with --ro)",
-		     command[0], strerror(err));
+		     "cannot execute %s: %s (the sandbox denies executing %s: grant "
+		     "it with --ro %s)",
+		     command[0], strerror(err), canon, canon);
+	if (err == EACCES && stop == STOP_DENIED)
+		fail(EXIT_CANNOT_EXEC,
+		     "cannot execute %s: %s (the sandbox denies %s %s%s%s: grant it "
+		     "with --ro %s)",
+		     command[0], strerror(err), role, path, strcmp(path, canon) ? ", that is " : "",
+		     strcmp(path, canon) ? canon : "", canon);
 	fail(EXIT_CANNOT_EXEC, "cannot execute %s: %s", command[0], strerror(err));
 }
 
@@ -515,7 +530,7 @@ int main(int argc, char **argv)
 		out_flush(verbose);
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
-	if (p.asked.explain || p.asked.explain_json || p.asked.learn)
+	if (tracing(&p.asked))
 		trace(&p, ruleset); /* the parent stays outside and watches; COMMAND runs below */
 	if (!p.asked.learn)
 		enforce(&p, ruleset);

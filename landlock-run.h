@@ -192,8 +192,17 @@ void expand_argfiles(int *argc, char ***argv, const char ***from);
  * exec COMMAND; the parent traces it and exits with its status. */
 void trace(const struct policy *p, int ruleset);
 
-/* interp.c: the #! or ELF interpreter FD's file names: 1, else 0. */
+static inline int tracing(const struct request *r)
+{
+	return r->explain || r->explain_json || r->learn;
+}
+
+/* interp.c: the #! or ELF interpreter FD's file names; why an exec failed */
+enum { INTERP_SHEBANG = 1, INTERP_ELF = 2 };
+enum { STOP_DENIED = 1, STOP_MISSING = 2 };
 int read_interpreter(int fd, char *out, size_t size);
+const char *first_in_path(const char *name, char *buf);
+int exec_stop(const char *file, const char **role, char *path, char *canon);
 
 /* probe.c */
 void probe(const struct policy *p, struct out *o);

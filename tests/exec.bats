@@ -49,17 +49,63 @@ setup() {
 	assert_output ran
 }
 
-@test "a script whose interpreter the sandbox denies: 126" {
+@test "a script whose interpreter the sandbox denies: 126, and the line names the interpreter" {
+	local d
+	d=$(pwd -P)
 	mkdir bin
 	cp /usr/bin/dash bin/dash # its libraries are beneath /usr
-	printf '#!%s\necho ran\n' "$PWD/bin/dash" >bin/script
+	printf '#!%s\necho ran\n' "$d/bin/dash" >bin/script
 	chmod 0755 bin/script
 	run -0 "$LR" -- bin/script
 	assert_output ran
 	cp bin/script script # the script readable, its interpreter outside every grant
-	run -126 --separate-stderr "$LR" --ro /usr --ro "$PWD/script" -- "$PWD/script"
+	run -126 --separate-stderr "$LR" --ro /usr --ro "$d/script" -- "$d/script"
 	assert_equal "$output" ""
 	assert_one_launcher_line
+	assert_equal "$stderr" "landlock-run: cannot execute $d/script: Permission denied (the sandbox denies its #! interpreter $d/bin/dash: grant it with --ro $d/bin/dash)"
+	# The advice works.
+	run -0 "$LR" --ro /usr --ro "$d/script" --ro "$d/bin/dash" -- "$d/script"
+	assert_output ran
+}
+
+@test "a binary whose dynamic linker the sandbox denies: 126, and the line names the linker as PT_INTERP gives it and as it is" {
+	local interp real
+	interp=$(readelf -lW /usr/bin/true | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	real=$(readlink -f "$interp")
+	[ -n "$interp" ] || fail "/usr/bin/true names no interpreter"
+	run -126 --separate-stderr "$LR" --ro /usr/bin -- /usr/bin/true
+	assert_one_launcher_line
+	if [ "$interp" = "$real" ]; then
+		assert_equal "$stderr" "landlock-run: cannot execute /usr/bin/true: Permission denied (the sandbox denies its ELF interpreter $interp: grant it with --ro $real)"
+	else
+		assert_equal "$stderr" "landlock-run: cannot execute /usr/bin/true: Permission denied (the sandbox denies its ELF interpreter $interp, that is $real: grant it with --ro $real)"
+	fi
+	# With the linker granted the exec goes through: the linker itself runs, and
+	# stops at the libraries it may not read (its own message, its status 127).
+	run -127 "$LR" --ro /usr/bin --ro "$real" -- /usr/bin/true
+	assert_output --partial "error while loading shared libraries"
+}
+
+@test "a binary the sandbox denies, also found through PATH: the line names the file" {
+	local d
+	d=$(pwd -P)
+	mkdir denied
+	cp /usr/bin/true denied/mytrue
+	run -126 --separate-stderr "$LR" --ro /usr -- "$d/denied/mytrue"
+	assert_equal "$stderr" "landlock-run: cannot execute $d/denied/mytrue: Permission denied (the sandbox denies executing $d/denied/mytrue: grant it with --ro $d/denied/mytrue)"
+	run -126 --separate-stderr env PATH="$d/denied" "$LR" --ro /usr -- mytrue
+	assert_equal "$stderr" "landlock-run: cannot execute mytrue: Permission denied (the sandbox denies executing $d/denied/mytrue: grant it with --ro $d/denied/mytrue)"
+	# Mode bits are not the sandbox's: no such claim.
+	chmod 0644 denied/mytrue
+	run -126 --separate-stderr "$LR" --ro / -- "$d/denied/mytrue"
+	assert_equal "$stderr" "landlock-run: cannot execute $d/denied/mytrue: Permission denied"
+}
+
+@test "a script whose #! interpreter does not exist: 127, and the line names the interpreter" {
+	printf '#!/nonexistent/lr-interp\n' >script
+	chmod 0755 script
+	run -127 --separate-stderr "$LR" -- ./script
+	assert_equal "$stderr" "landlock-run: cannot run ./script: its #! interpreter /nonexistent/lr-interp does not exist"
 }
 
 @test "death by a signal passes through, and the command has the launcher's pid" {
