@@ -17,7 +17,7 @@
 E=${LR_EXPECT_ABI:?LR_EXPECT_ABI not set on the kernel command line}
 lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)
 here=$(dirname "$0")
-for f in rights expect off probe confine; do # rights.sh is tests/rights.sh
+for f in rights expect off probe confine explain; do # rights.sh is tests/rights.sh
 	# shellcheck source=/dev/null
 	. "$here/$f.sh"
 done
@@ -62,5 +62,14 @@ tcp_bind              4
 scope_signal          6
 unix_socket           1
 udp                   10
+explain_write         1
+explain_exec          1
+explain_refer         1
+explain_truncate      1
+explain_tcp           4
+explain_signal        6
+explain_unix          9
+explain_udp           10
+learn                 1
 TABLE
 echo LRDONE
