@@ -21,14 +21,16 @@ include $(PLATFORM)
 SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c seccomp.c inherit.c out.c interp.c \
           trace.c explain.c perm.c learn.c calls.c tracee.c table.c
 HDRS   := landlock.h landlock-run.h seccomp.h trace.h $(wildcard platform/*.h)
-CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static \
+CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static -fno-pie \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
           -fno-stack-protector -DLR_VERSION='"$(VERSION)"'
 # noseparate-code: one R+X segment for code and constants instead of three
 # page-padded ones; 8 KiB less on x86_64 (budget: SIZE_BUDGET in platform/), still W^X.
 # norelro: a static musl binary has no loader to apply PT_GNU_RELRO (strace
 # shows no mprotect), so the marker only cost a page of padding to align it.
-LDFLAGS := -static -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
+# -fno-pie, -no-pie: it is a static non-PIE executable; PIE code's indirections
+# only cost size.
+LDFLAGS := -static -no-pie -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
            -Wl,-z,norelro
 BIN    := build/$(ARCH)/landlock-run
 

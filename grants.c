@@ -20,6 +20,15 @@
 #ifndef __NR_close_range
 #define __NR_close_range 436
 #endif
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+
+/* openat2(2)'s struct open_how (Linux 5.6), which musl 1.2.3 does not have. */
+struct open_how_v0 {
+	uint64_t flags, mode, resolve;
+};
+#define RESOLVE_NO_SYMLINKS 0x04
 
 /* Descriptors closed per close_range: few enough to stay in the kernel's
  * first descriptor table (64 slots), many enough to make closing cheap. */
@@ -138,19 +147,32 @@ static void add_to_batch(struct fd_batch *b, int fd)
 		close_batch(b);
 }
 
-/* O_PATH follows symlinks: the target is what gets granted. openat, because
- * musl's open() spends an fcntl on O_CLOEXEC for old kernels. Under a low
- * descriptor limit, closing the open run makes room. */
-static int open_grant(const struct grant *g, struct fd_batch *b)
+/* O_PATH follows symlinks: the target is what gets granted, unless
+ * --no-symlinks refuses every symlink on the way (the last one too). */
+static int open_path(const char *path, int no_symlinks)
 {
-	int fd = openat(AT_FDCWD, g->path, O_PATH | O_CLOEXEC);
+	struct open_how_v0 how = {O_PATH | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS};
+
+	if (no_symlinks)
+		return (int)syscall(__NR_openat2, AT_FDCWD, path, &how, sizeof how);
+	return openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+}
+
+/* openat, because musl's open() spends an fcntl on O_CLOEXEC for old
+ * kernels. Under a low descriptor limit, closing the open run makes room. */
+static int open_grant(const struct grant *g, int no_symlinks, struct fd_batch *b)
+{
+	int fd = open_path(g->path, no_symlinks);
 
 	if (fd < 0 && errno == EMFILE && b->n > 0) {
 		close_batch(b);
-		fd = openat(AT_FDCWD, g->path, O_PATH | O_CLOEXEC);
+		fd = open_path(g->path, no_symlinks);
 	}
 	if (fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
 		return -1;
+	if (fd < 0 && no_symlinks && errno == ELOOP)
+		die("cannot open %s path %s: it goes through a symlink (--no-symlinks)", g->option,
+		    g->path);
 	if (fd < 0)
 		die_errno("cannot open %s path %s", g->option, g->path);
 	return fd;
@@ -219,7 +241,7 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 
 	for (i = 0; i < p->asked.ngrants; i++) {
 		const struct grant *g = &p->asked.grants[i];
-		int fd = open_grant(g, &batch);
+		int fd = open_grant(g, p->asked.no_symlinks, &batch);
 		uint64_t rights = 0;
 
 		if (fd >= 0)

@@ -39,6 +39,7 @@ static const char usage_text[] =
 	"                       create, remove, rename, device ioctl, connect to sockets\n"
 	"  --ro-try PATH        like --ro, but skip PATH when it does not exist\n"
 	"  --rw-try PATH        like --rw, but skip PATH when it does not exist\n"
+	"  --no-symlinks        refuse a grant PATH that goes through a symlink\n"
 	"Network and IPC:\n"
 	"  --unix PATH          allow connecting to the UNIX socket PATH, or to those\n"
 	"                       beneath the directory PATH (needs ABI 9 to matter)\n"
@@ -65,8 +66,13 @@ static const char usage_text[] =
 	"                       and write the policy it needs to FILE, to run it again\n"
 	"                       with landlock-run @FILE -- COMMAND\n"
 	"Process:\n"
-	"  --keep-caps          keep the caller's capabilities (dangerous: root keeps\n"
-	"                       every privilege it has outside the sandbox)\n"
+	"  --keep-caps          keep the caller's capabilities (dangerous: root stays root)\n"
+	"  --new-session        run COMMAND in a new session: no controlling terminal\n"
+	"  --die-with-parent    kill COMMAND when the caller of landlock-run exits\n"
+	"  --close-fds          close the descriptors above 2 that COMMAND would inherit\n"
+	"  --clearenv           empty COMMAND's environment\n"
+	"  --setenv VAR=VALUE   set VAR in it (these three in command-line order)\n"
+	"  --unsetenv VAR       remove VAR from it\n"
 	"Policy:\n"
 	"  --abi N              use at most Landlock ABI N (1 to 10)\n"
 	"  --strict             fail unless every filesystem right is enforced (ABI 9+)\n"
@@ -106,6 +112,13 @@ enum option_id {
 	OPT_EXPLAIN,
 	OPT_EXPLAIN_JSON,
 	OPT_LEARN,
+	OPT_NO_SYMLINKS,
+	OPT_NEW_SESSION,
+	OPT_DIE_WITH_PARENT,
+	OPT_CLOSE_FDS,
+	OPT_CLEARENV,
+	OPT_SETENV,
+	OPT_UNSETENV,
 };
 
 static const struct option options[] = {
@@ -113,6 +126,7 @@ static const struct option options[] = {
 	{"rw", required_argument, NULL, OPT_RW},
 	{"ro-try", required_argument, NULL, OPT_RO_TRY},
 	{"rw-try", required_argument, NULL, OPT_RW_TRY},
+	{"no-symlinks", no_argument, NULL, OPT_NO_SYMLINKS},
 	{"unix", required_argument, NULL, OPT_UNIX},
 	{"tcp-bind", required_argument, NULL, OPT_TCP_BIND},
 	{"tcp-connect", required_argument, NULL, OPT_TCP_CONNECT},
@@ -132,6 +146,12 @@ static const struct option options[] = {
 	{"probe", no_argument, NULL, OPT_PROBE},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"keep-caps", no_argument, NULL, OPT_KEEP_CAPS},
+	{"new-session", no_argument, NULL, OPT_NEW_SESSION},
+	{"die-with-parent", no_argument, NULL, OPT_DIE_WITH_PARENT},
+	{"close-fds", no_argument, NULL, OPT_CLOSE_FDS},
+	{"clearenv", no_argument, NULL, OPT_CLEARENV},
+	{"setenv", required_argument, NULL, OPT_SETENV},
+	{"unsetenv", required_argument, NULL, OPT_UNSETENV},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -299,6 +319,17 @@ static int parse_abi(const char *text, const char *at)
 	return (int)n;
 }
 
+/* VAR=VALUE for --setenv, VAR for --unsetenv: a non-empty name, no '='. */
+static const char *env_edit(const char *option, const char *arg, int assign, const char *at)
+{
+	size_t len = strcspn(arg, "=");
+
+	if (len == 0 || (arg[len] == '=') != assign)
+		die("%s: invalid argument '%s'%s (write %s)", option, arg, at,
+		    assign ? "VAR=VALUE" : "a variable name, without =");
+	return arg;
+}
+
 static void apply_option(struct request *r, int id, const char *arg, const char *at)
 {
 	switch (id) {
@@ -331,6 +362,16 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_EXPLAIN: r->explain = 1; break;
 	case OPT_EXPLAIN_JSON: r->explain_json = arg; break;
 	case OPT_LEARN: r->learn = arg; break;
+	case OPT_NO_SYMLINKS: r->no_symlinks = 1; break;
+	case OPT_NEW_SESSION: r->new_session = 1; break;
+	case OPT_DIE_WITH_PARENT:
+		r->die_with_parent = 1;
+		r->parent = getppid();
+		break;
+	case OPT_CLOSE_FDS: r->close_fds = 1; break;
+	case OPT_CLEARENV: r->env[r->nenv++] = NULL; break;
+	case OPT_SETENV: r->env[r->nenv++] = env_edit("--setenv", arg, 1, at); break;
+	case OPT_UNSETENV: r->env[r->nenv++] = env_edit("--unsetenv", arg, 0, at); break;
 	case 'v': r->verbose = 1; break;
 	case 'h': print_stdout(usage_text); exit(0);
 	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
@@ -390,10 +431,11 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 }
 
 /*
- * The one allocation, owned by main: at most one grant per argument and an
- * 8 KiB port bitmap per kind of port rule. An anonymous mapping is
- * zero-filled on first touch, so a bitmap costs nothing unless ports of its
- * kind are listed, and musl's malloc stays out of the binary.
+ * The one allocation, owned by main: at most one grant and one environment
+ * edit per argument, and an 8 KiB port bitmap per kind of port rule. An
+ * anonymous mapping is zero-filled on first touch, so a bitmap costs nothing
+ * unless ports of its kind are listed, and musl's malloc stays out of the
+ * binary.
  */
 static void allocate(struct request *r, size_t nargs)
 {
@@ -401,7 +443,7 @@ static void allocate(struct request *r, size_t nargs)
 		uint64_t bits[NET_KINDS][65536 / 64];
 		struct grant grants[];
 	} * arena;
-	size_t size = sizeof *arena + nargs * sizeof(struct grant);
+	size_t size = sizeof *arena + nargs * (sizeof(struct grant) + sizeof(char *));
 	int i;
 
 	arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -410,6 +452,7 @@ static void allocate(struct request *r, size_t nargs)
 	for (i = 0; i < NET_KINDS; i++)
 		r->net[i].bits = arena->bits[i];
 	r->grants = arena->grants;
+	r->env = (const char **)(arena->grants + nargs);
 }
 
 static void parse_args(struct request *r, int argc, char **argv)
@@ -468,6 +511,8 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 	struct caller ours;
 	int err, stop;
 
+	if (p->asked.nenv)
+		edit_environment(p->asked.env, p->asked.nenv);
 	give_back_signals(caller);
 	execvp(command[0], command);
 	err = errno;
@@ -518,6 +563,8 @@ int main(int argc, char **argv)
 
 	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
+	if (p.asked.die_with_parent)
+		die_with_parent(p.asked.parent);
 	plan_policy(&p, detect_abi());
 	if (p.asked.verbose) {
 		verbose = &err;
@@ -538,6 +585,10 @@ int main(int argc, char **argv)
 		die_errno("cannot install the seccomp filter against terminal injection");
 	if (!p.asked.keep_caps)
 		drop_capabilities();
+	if (p.asked.new_session)
+		new_session();
+	if (p.asked.close_fds)
+		close_fds();
 	run(&p, &caller);
 }
 #endif

@@ -7,7 +7,8 @@
  *   grants.c        paths and ports to Landlock rules
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
  *   seccomp.c       the filter against terminal injection (TIOCSTI)
- *   inherit.c       what the command inherits: capabilities, signals
+ *   inherit.c       what the command inherits: capabilities, session,
+ *                   descriptors, environment, signals
  *   out.c           the buffered writer, key/value reports, fail()
  */
 #ifndef LANDLOCK_RUN_H
@@ -71,10 +72,15 @@ struct request {
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */
 	int strict, probe, json, verbose;
-	int keep_caps;
+	int no_symlinks;	  /* grant paths opened with RESOLVE_NO_SYMLINKS */
 	int explain;		  /* --explain: a line on stderr per denial */
 	const char *explain_json; /* --explain-json FILE */
 	const char *learn;	  /* --learn FILE */
+	/* What COMMAND inherits (inherit.c) */
+	int keep_caps, new_session, die_with_parent, close_fds;
+	pid_t parent;	  /* getppid() when --die-with-parent was read */
+	const char **env; /* --setenv VAR=VALUE, --unsetenv VAR, --clearenv */
+	size_t nenv;	  /* (NULL) edits, in command-line order */
 	char **command;
 };
 
@@ -181,7 +187,11 @@ struct caller {
 	struct sigaction sigpipe; /* ignored while the launcher runs */
 };
 
+void die_with_parent(pid_t parent);
 void drop_capabilities(void);
+void new_session(void);
+void close_fds(void);
+void edit_environment(const char **edits, size_t n);
 void hold_signals(struct caller *c);
 void give_back_signals(const struct caller *c);
 

@@ -39,12 +39,16 @@ _landlock_run() {
 	--abi) # a number
 		COMPREPLY=()
 		return ;;
+	--setenv | --unsetenv) # a variable name (--setenv then =VALUE)
+		mapfile -t COMPREPLY < <(compgen -v -- "$cur")
+		[[ $prev == --setenv ]] && compopt -o nospace && COMPREPLY=("${COMPREPLY[@]/%/=}")
+		return ;;
 	esac
-	local options='--ro --rw --ro-try --rw-try --unix --tcp-bind --tcp-connect --no-tcp
-		--udp-bind --udp-connect --no-udp --scope
-		--log-subprocesses --no-log --no-log-nested --explain --explain-json --learn --keep-caps
-		--abi --strict --probe --json
-		-v --verbose -h --help -V --version --'
+	local options='--ro --rw --ro-try --rw-try --no-symlinks --unix --tcp-bind --tcp-connect
+		--no-tcp --udp-bind --udp-connect --no-udp --scope --log-subprocesses --no-log
+		--no-log-nested --explain --explain-json --learn --keep-caps --new-session
+		--die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe
+		--json -v --verbose -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
 }
 complete -F _landlock_run landlock-run

@@ -113,5 +113,7 @@ tally_check "fuzz: catches a filter that reads the high half of the command" mut
 	seccomp.c 's/SECCOMP_DATA_ARG(1));$/SECCOMP_DATA_ARG(1) + 4);/'
 tally_check "fuzz: catches a filter without the i386 ABI" mutant i386 platform/linux-x64.h \
 	'/{AUDIT_ARCH_I386, {54, 0, 0}},/d'
+tally_check "fuzz: catches an environment edited out of order" mutant env inherit.c \
+	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_total

@@ -197,3 +197,23 @@ refused() {
 	refused "self-test: cannot install the seccomp filter against terminal injection: " \
 		seccomp EINVAL -- --probe
 }
+
+# The process options: each call the kernel refuses fails closed.
+@test "--die-with-parent, --new-session, --close-fds, --no-symlinks: a refused call gives 125" {
+	# prctl(PR_SET_PDEATHSIG = 1, ...)
+	refused "--die-with-parent: cannot set the parent-death signal: " \
+		prctl EPERM --arg0 1 -- --die-with-parent --rw "$OUT" "${RAN[@]}"
+	refused "--new-session: cannot start a session: " \
+		setsid EINVAL -- --new-session --rw "$OUT" "${RAN[@]}"
+	# close_range(3, ~0U, CLOSE_RANGE_CLOEXEC = 4): not the grants' own closes
+	refused "--close-fds: cannot close the inherited descriptors: " \
+		close_range EINVAL --arg2 4 -- --close-fds --rw "$OUT" "${RAN[@]}"
+	refused "cannot open --rw path $OUT: " \
+		openat2 ENOSYS -- --no-symlinks --rw "$OUT" "${RAN[@]}"
+	# Control: the same faults, without the options that make those calls.
+	run --separate-stderr "$FAULT" prctl EPERM --arg0 1 -- "$FAULT" setsid EINVAL -- \
+		"$FAULT" close_range EINVAL --arg2 4 -- "$FAULT" openat2 ENOSYS -- \
+		"$LR" --rw "$OUT" "${RAN[@]}"
+	assert_success
+	assert_file_exists "$MARKER"
+}

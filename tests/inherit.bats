@@ -10,6 +10,26 @@ setup() {
 	m=$BATS_TEST_TMPDIR/ran
 }
 
+# Whatever a test started in the background and listed in ./pids ends here,
+# by pid, even when the test failed half-way.
+teardown() {
+	local pid
+	[ -f "$BATS_TEST_TMPDIR/pids" ] || return 0
+	while read -r pid; do
+		kill -KILL "$pid" 2>/dev/null || true
+	done <"$BATS_TEST_TMPDIR/pids"
+}
+
+# wait_for_pid FILE: at most 5 s until FILE holds a pid, which teardown
+# then ends as well.
+wait_for_pid() {
+	for _ in $(seq 100); do
+		[ -s "$1" ] && cat "$1" >>pids && return 0
+		sleep 0.05
+	done
+	fail "$1 was not written"
+}
+
 # ignored SIG: the command's SigIgn mask (/proc/self/status, bit SIG-1) has
 # SIG set; the command is grep itself, exec'd by the launcher.
 sigign_has() {
@@ -138,4 +158,182 @@ NO_CAPS="CapInh=0000000000000000 CapPrm=0000000000000000 CapEff=0000000000000000
 	run -0 "${as_nobody[@]}" "$TRYOP" bind 1023
 	run -1 "${as_nobody[@]}" "$LR" -- "$TRYOP" bind 1023
 	assert_output EACCES
+}
+
+# --- process hygiene: session, parent death, descriptors, environment --------
+
+@test "--new-session: the command leads a new session, without a controlling terminal, and keeps the launcher's pid" {
+	# On a pty, under a shell that does no job control: setsid works directly.
+	run -1 "$HELPERS/tty" run sh -c '"$0" --new-session -- "$1" ctty' "$LR" "$HELPERS/tty"
+	assert_line "output: ENXIO\\n"
+	# Control: without it the command has the pty as its controlling terminal.
+	run -0 "$HELPERS/tty" run sh -c '"$0" -- "$1" ctty' "$LR" "$HELPERS/tty"
+	assert_line "output: ok\\n"
+	# The pid is kept: the launcher's pid is the command's, and its session.
+	run -0 sh -c 'echo $$; exec "$0" --new-session -- sh -c '\''echo $$; cut -d" " -f6 /proc/$$/stat'\' "$LR"
+	assert_equal "${lines[0]}" "${lines[1]}"
+	assert_equal "${lines[1]}" "${lines[2]}"
+}
+
+@test "--new-session from a process group leader: the command runs in a child, its status passed on" {
+	# tty run makes the launcher lead a session (and so its process group), as
+	# a shell with job control makes it lead a process group: setsid refuses.
+	run -1 "$HELPERS/tty" run "$LR" --new-session -- "$HELPERS/tty" ctty
+	assert_line "output: ENXIO\\n"
+	run -7 "$HELPERS/tty" run "$LR" --new-session -- sh -c 'exit 7'
+	# Killed by a signal: the launcher dies of the same one (tty run: 128+N).
+	run -143 "$HELPERS/tty" run "$LR" --new-session -- sh -c 'kill -TERM $$'
+}
+
+@test "--new-session from a process group leader: signals reach the command, which dies with the launcher" {
+	local waiter child rc=0
+	# setsid(1) makes the launcher a session leader (same pid, $!).
+	setsid -w "$LR" --new-session --rw "$PWD" -- sh -c \
+		'trap "echo TERM >\"\$0/got\"; exit 3" TERM; echo $$ >"$0/pid"; while :; do sleep 0.1; done' \
+		"$PWD" 3>&- &
+	waiter=$!
+	echo "$waiter" >>pids
+	wait_for_pid pid
+	child=$(cat pid)
+	[ "$child" != "$waiter" ] || fail "the command did not run in a child"
+	kill -TERM "$waiter"
+	assert_gone "$waiter"
+	wait "$waiter" || rc=$?
+	assert_equal "$rc" 3 # the command's own status, after its trap ran
+	assert_equal "$(cat got)" TERM
+	# SIGKILL cannot be passed on: the command dies with the launcher.
+	rm pid
+	setsid -w "$LR" --new-session --rw "$PWD" -- sh -c 'echo $$ >"$0/pid"; exec sleep 60' "$PWD" 3>&- &
+	waiter=$!
+	echo "$waiter" >>pids
+	wait_for_pid pid
+	child=$(cat pid)
+	kill -KILL "$waiter"
+	assert_gone "$waiter"
+	wait "$waiter" || true
+	assert_gone "$child"
+}
+
+# assert_gone PID: within 5 s, PID has exited (gone, or a zombie).
+assert_gone() {
+	local state
+	for _ in $(seq 100); do
+		state=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) || return 0
+		[ "$state" = Z ] && return 0
+		sleep 0.05
+	done
+	kill -KILL "$1" 2>/dev/null || true
+	fail "process $1 still runs (state $state)"
+}
+
+# start_orphanable OPTION...: a parent shell runs the launcher with OPTIONs
+# and `sleep 60`, writes the command's pid to ./cmd and its own to ./parent.
+start_orphanable() {
+	sh -c 'echo $$ >parent; "$@" & echo $! >cmd; wait' sh "$LR" "$@" -- sleep 60 3>&- &
+	wait_for_pid parent
+	wait_for_pid cmd
+	for _ in $(seq 100); do
+		[ "$(cat "/proc/$(cat cmd)/comm" 2>/dev/null)" = sleep ] && return 0
+		sleep 0.05
+	done
+	fail "the command did not start"
+}
+
+@test "--die-with-parent: the command is killed when the launcher's parent dies" {
+	start_orphanable --die-with-parent
+	kill -KILL "$(cat parent)"
+	assert_gone "$(cat cmd)"
+	# Control: without it the command outlives its parent.
+	rm cmd parent
+	start_orphanable
+	kill -KILL "$(cat parent)"
+	sleep 0.3
+	[ "$(cut -d' ' -f3 "/proc/$(cat cmd)/stat")" != Z ] || fail "the command died without the option"
+	kill -KILL "$(cat cmd)"
+}
+
+@test "--die-with-parent: a parent that is gone before the signal is set stops the launcher (125)" {
+	command -v strace >/dev/null || fail "strace is missing (make setup installs it)"
+	# strace -D keeps the launcher the parent shell's child and holds its first
+	# prctl (the parent-death signal) for 1 s; the parent exits meanwhile.
+	sh -c 'strace -D -o /dev/null -e trace=prctl -e inject=prctl:delay_enter=1000000:when=1 \
+		"$@" 2>"$PWD/err" & sleep 0.3' sh "$LR" --die-with-parent --rw "$PWD" -- touch "$m" 3>&-
+	for _ in $(seq 60); do [ -s err ] && break; sleep 0.05; done
+	run cat err
+	assert_output --regexp '^landlock-run: --die-with-parent: the parent process [0-9]+ has already exited$'
+	assert_not_exist "$m"
+	# Control: the same delay with a parent that waits, and the command runs.
+	sh -c 'strace -D -o /dev/null -e trace=prctl -e inject=prctl:delay_enter=1000000:when=1 "$@"' \
+		sh "$LR" --die-with-parent --rw "$PWD" -- touch "$m"
+	assert_exist "$m"
+}
+
+@test "--close-fds: a descriptor 7 the caller opened is closed in the command; stdio stays" {
+	echo secret >f
+	run -0 "$LR" -- readlink /proc/self/fd/7 7<f
+	assert_output "$PWD/f" # control: inherited without the option
+	run -1 "$LR" --close-fds -- readlink /proc/self/fd/7 7<f
+	run -0 "$LR" --close-fds -- sh -c 'echo out; echo err >&2' 7<f
+	assert_output $'out\nerr'
+	# A failed exec still reports on stderr.
+	run -127 --separate-stderr "$LR" --close-fds -- /nonexistent 7<f
+	assert_one_launcher_line
+}
+
+@test "--clearenv, --setenv and --unsetenv apply in command-line order" {
+	run -0 env -i A=caller B=caller "$LR" --setenv A=1 --unsetenv B -- /usr/bin/env
+	assert_output $'A=1'
+	run -0 env -i A=caller "$LR" --setenv A=1 --setenv A=2 -- /usr/bin/env
+	assert_output 'A=2'
+	run -0 env -i A=caller "$LR" --setenv B=1 --clearenv --setenv C=2 -- /usr/bin/env
+	assert_output 'C=2'
+	run -0 env -i A=caller "$LR" --unsetenv A --setenv A=again -- /usr/bin/env
+	assert_output 'A=again'
+	run -0 env -i A=caller "$LR" --setenv A= -- /usr/bin/env
+	assert_output 'A='
+	# Control: without the options the environment passes unchanged.
+	run -0 env -i A=caller B=caller "$LR" -- /usr/bin/env
+	assert_output $'A=caller\nB=caller'
+}
+
+@test "--setenv PATH=...: the command is looked up in the PATH it runs with, as env(1) does" {
+	mkdir bin
+	printf '#!/bin/sh\necho found\n' >bin/only-here
+	chmod +x bin/only-here
+	run -0 "$LR" --setenv PATH="$PWD/bin:/usr/bin:/bin" -- only-here
+	assert_output found
+	run -127 --separate-stderr "$LR" -- only-here
+	run -127 --separate-stderr "$LR" --clearenv -- only-here
+}
+
+@test "--setenv and --unsetenv refuse what is not VAR=VALUE or VAR, naming the option" {
+	local bad
+	for bad in "=x" "novalue" ""; do
+		run -125 --separate-stderr "$LR" --setenv "$bad" -- touch "$m"
+		assert_one_launcher_line
+		[[ $stderr == *--setenv* ]] || fail "$stderr"
+	done
+	for bad in "A=b" "=" ""; do
+		run -125 --separate-stderr "$LR" --unsetenv "$bad" -- touch "$m"
+		assert_one_launcher_line
+		[[ $stderr == *--unsetenv* ]] || fail "$stderr"
+	done
+	assert_not_exist "$m"
+}
+
+@test "--no-symlinks: a grant path through a symlink is refused with 125, naming option and path" {
+	mkdir -p real/sub
+	ln -s real link
+	for path in link link/sub "$PWD/link/sub"; do
+		run -125 --separate-stderr "$LR" --no-symlinks --rw "$path" -- touch "$m"
+		assert_one_launcher_line
+		assert_equal "$stderr" "landlock-run: cannot open --rw path $path: it goes through a symlink (--no-symlinks)"
+		# Control: without --no-symlinks the target is granted.
+		run -0 "$LR" --rw "$path" -- true
+	done
+	run -125 --separate-stderr "$LR" --no-symlinks --ro-try link -- touch "$m"
+	assert_not_exist "$m"
+	# Paths without symlinks work, and a missing -try path is still skipped.
+	run -0 "$LR" --no-symlinks --rw "$PWD/real" --rw-try "$PWD/missing" -- touch real/sub/f
+	assert_exist real/sub/f
 }

@@ -56,6 +56,13 @@ nobody_can_inject() {
 	refused "${AS_NOBODY[@]}" "$LR" -- "$TTY" inject native 0x5412 "$PAYLOAD"
 }
 
+@test "with --new-session (no controlling terminal) too, as root and as nobody" {
+	refused "$LR" --new-session -- "$TTY" inject native 0x5412 "$PAYLOAD"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become nobody"
+	refused "${AS_NOBODY[@]}" "$LR" --new-session -- "$TTY" inject native 0x5412 "$PAYLOAD"
+	refused "${AS_NOBODY[@]}" "$LR" --new-session -- "$TTY" inject native 0x100005412 "$PAYLOAD"
+}
+
 @test "root keeping its capabilities (--keep-caps, CAP_SYS_ADMIN) is refused too" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root"
 	refused "$LR" --keep-caps -- "$TTY" inject native 0x5412 "$PAYLOAD"

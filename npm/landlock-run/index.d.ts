@@ -23,6 +23,8 @@ export interface Policy {
 	roTry?: readonly string[];
 	/** Like `rw`, but a missing path is skipped: `--rw-try PATH`. */
 	rwTry?: readonly string[];
+	/** `--no-symlinks`: a grant path that goes through a symlink is refused (status 125). */
+	noSymlinks?: boolean;
 	/**
 	 * Connecting to the UNIX socket at each path, or to those beneath each directory:
 	 * `--unix PATH`. From Landlock ABI 9 every other pathname socket made outside the sandbox
@@ -60,6 +62,18 @@ export interface Policy {
 	noLogNested?: boolean;
 	/** `--keep-caps`: keep the caller's capabilities (dangerous: root keeps every privilege); by default the command gets none. */
 	keepCaps?: boolean;
+	/** `--new-session`: the command runs in a new session, without a controlling terminal. */
+	newSession?: boolean;
+	/** `--die-with-parent`: the command is killed (SIGKILL) when the launcher's parent exits. */
+	dieWithParent?: boolean;
+	/** `--close-fds`: every descriptor above 2 is closed when the command starts. */
+	closeFds?: boolean;
+	/** `--clearenv`: the command starts with an empty environment (before setenv and unsetenv). */
+	clearenv?: boolean;
+	/** `--setenv VAR=VALUE` each, in your order, after clearenv. */
+	setenv?: readonly string[];
+	/** `--unsetenv VAR` each, after setenv. */
+	unsetenv?: readonly string[];
 	/** Behave as if the kernel's Landlock ABI were min(abi, real): `--abi N`. A positive integer. */
 	abi?: number;
 	/** `--strict`: refuse to run (status 125) unless every filesystem right is enforced (ABI 9+). */

@@ -14,8 +14,10 @@
  *     leak into the command, or with another SIGPIPE disposition than the
  *     caller gave, or with capabilities left (any without --keep-caps, or
  *     root's bounding set), or without the one seccomp filter that refuses
- *     TIOCSTI and TIOCLINUX on every ABI and allows the rest (process.c
- *     plays these calls and runs the filter on test vectors);
+ *     TIOCSTI and TIOCLINUX on every ABI and allows the rest, or without the
+ *     session, parent-death signal, close-on-exec descriptors and
+ *     environment the process options ask for (process.c plays these calls,
+ *     runs the filter on test vectors and models the environment);
  *   - an option took another option (--no-tcp, -v, ...) as its argument;
  *   - the ruleset handles other rights than the contract gives for that
  *     command line and ABI (writes always confined, reads once --ro is
@@ -59,6 +61,7 @@
 #undef syscall
 #undef prctl
 #undef fork
+#undef setsid
 #undef calloc
 #undef malloc
 #undef realloc
@@ -145,7 +148,8 @@ static uint64_t fs_of_abi(int abi)
 }
 
 struct asked {
-	int reads, strict, probe, info, abi_limit, keep_caps;
+	int reads, strict, probe, info, abi_limit;
+	struct asked_process process;
 	int argfile; /* an @FILE before --: its options are not known here */
 	uint64_t net, scoped;
 	uint32_t log;
@@ -178,9 +182,9 @@ static int looks_like_option(const char *arg)
 /* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
 static int read_option(struct asked *a, char **argv, int i, int end)
 {
-	static const char *const with_arg[] = {"ro",	      "rw",	  "ro-try",	 "rw-try",
-					       "unix",	      "tcp-bind", "tcp-connect", "udp-bind",
-					       "udp-connect", "scope",	  "abi",	 NULL};
+	static const char *const with_arg[] = {
+		"ro",	    "rw",	   "ro-try", "rw-try", "unix",	 "tcp-bind", "tcp-connect",
+		"udp-bind", "udp-connect", "scope",  "abi",    "setenv", "unsetenv", NULL};
 	const char *text = argv[i] + 2, *eq = strchr(text, '=');
 	size_t len = eq ? (size_t)(eq - text) : strlen(text);
 	const char *value = eq ? eq + 1 : NULL;
@@ -214,7 +218,15 @@ static int read_option(struct asked *a, char **argv, int i, int end)
 	if (IS("strict"))
 		a->strict = 1;
 	if (IS("keep-caps"))
-		a->keep_caps = 1;
+		a->process.keep_caps = 1;
+	if (IS("new-session"))
+		a->process.new_session = 1;
+	if (IS("die-with-parent"))
+		a->process.die_with_parent = 1;
+	if (IS("close-fds"))
+		a->process.close_fds = 1;
+	if ((IS("setenv") || IS("unsetenv") || IS("clearenv")) && a->process.nenv < MAX_ENV_EDITS)
+		a->process.env[a->process.nenv++] = IS("clearenv") ? NULL : value;
 	if (IS("probe"))
 		a->probe = 1;
 	if (IS("help") || IS("version"))
@@ -362,7 +374,7 @@ int lr_fuzz_execvp(const char *file, char *const argv[])
 	check_descriptors();
 	check_signals();
 	if (!a.argfile)
-		process_check_exec(a.keep_caps);
+		process_check_exec(&a.process);
 	longjmp(run.back, BACK_EXEC);
 }
 
@@ -385,6 +397,11 @@ pid_t lr_fuzz_fork(void)
 {
 	errno = EAGAIN;
 	return -1;
+}
+
+pid_t lr_fuzz_setsid(void)
+{
+	return process_setsid();
 }
 
 int lr_fuzz_prctl(int option, ...)
@@ -600,7 +617,13 @@ long lr_fuzz_syscall(long nr, ...)
 	} else if (nr == __NR_close_range) {
 		unsigned first = va_arg(ap, unsigned), last = va_arg(ap, unsigned);
 
-		ret = syscall(nr, first, last, va_arg(ap, unsigned));
+		ret = process_close_range(first, last, va_arg(ap, unsigned));
+	} else if (nr == __NR_openat2) {
+		int dirfd = va_arg(ap, int);
+		const char *path = va_arg(ap, const char *);
+		const void *how = va_arg(ap, const void *);
+
+		ret = syscall(nr, dirfd, path, how, va_arg(ap, size_t));
 	} else {
 		finding("syscall %ld: the stand-in does not know it", nr);
 	}
@@ -672,6 +695,7 @@ static void clean_up(void)
 	free(run.argv);
 	if (close_range((unsigned)fd_baseline + 1, ~0U, 0))
 		abort();
+	process_end();
 	if (setrlimit(RLIMIT_NOFILE, &nofile) || sigaction(SIGPIPE, &sigpipe, NULL) ||
 	    sigaction(SIGCHLD, &sigchld, NULL))
 		abort();

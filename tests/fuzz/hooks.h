@@ -24,6 +24,7 @@ int lr_fuzz_execvp(const char *file, char *const argv[]);
 long lr_fuzz_syscall(long nr, ...);
 int lr_fuzz_prctl(int option, ...);
 pid_t lr_fuzz_fork(void);
+pid_t lr_fuzz_setsid(void);
 void *lr_fuzz_calloc(size_t n, size_t size);
 void *lr_fuzz_malloc(size_t size);
 void *lr_fuzz_realloc(void *ptr, size_t size);
@@ -37,6 +38,7 @@ void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...);
 #define syscall lr_fuzz_syscall
 #define prctl	lr_fuzz_prctl
 #define fork	lr_fuzz_fork
+#define setsid	lr_fuzz_setsid
 #define calloc	lr_fuzz_calloc
 #define malloc	lr_fuzz_malloc
 #define realloc lr_fuzz_realloc

@@ -7,8 +7,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "process.h"
 
@@ -18,6 +21,10 @@
 #define CAP_VERSION_3 0x20080522
 
 struct process proc;
+
+/* The caller's environment in every run, and the harness's own meanwhile. */
+static char *test_env[] = {"LR_A=1", "PATH=/usr/bin:/bin", "LR_B=2", "LR_A=dup", NULL};
+static char **harness_env;
 
 struct cap_header {
 	uint32_t version;
@@ -36,11 +43,18 @@ static long refuse(int err)
 
 void process_start(int root)
 {
+	harness_env = environ;
+	environ = test_env;
 	memset(&proc, 0, sizeof proc);
 	proc.root = root;
 	proc.bounding = CAP_ALL;
 	if (root)
 		proc.effective = proc.permitted = CAP_ALL;
+}
+
+void process_end(void)
+{
+	environ = harness_env;
 }
 
 int process_prctl(int option, unsigned long arg)
@@ -49,9 +63,13 @@ int process_prctl(int option, unsigned long arg)
 		proc.nnp = 1;
 		return 0;
 	}
+	if (option == PR_SET_PDEATHSIG) {
+		proc.pdeathsig = (int)arg;
+		return 0;
+	}
 	if (option != PR_CAPBSET_DROP)
-		finding("prctl(%d, %lu): the stand-in knows no_new_privs and "
-			"PR_CAPBSET_DROP",
+		finding("prctl(%d, %lu): the stand-in knows no_new_privs, "
+			"PR_SET_PDEATHSIG and PR_CAPBSET_DROP",
 			option, arg);
 	if (!(proc.effective & 1ULL << CAP_SETPCAP))
 		return (int)refuse(EPERM);
@@ -202,9 +220,87 @@ static void check_filter(void)
 	}
 }
 
-void process_check_exec(int keep_caps)
+/* The grants' own closes go to the kernel; --close-fds is recorded only, or
+ * it would mark the fuzzer's descriptors close-on-exec. */
+long process_close_range(unsigned first, unsigned last, unsigned flags)
+{
+	if (flags == 0)
+		return syscall(__NR_close_range, first, last, flags);
+	if (flags != 4 || last != ~0U) /* CLOSE_RANGE_CLOEXEC */
+		finding("close_range(%u, %u, 0x%x): not --close-fds", first, last, flags);
+	proc.cloexec_from = (int)first;
+	return 0;
+}
+
+pid_t process_setsid(void)
+{
+	proc.setsid = 1;
+	return getpid();
+}
+
+/* How many entries of ENV set NAME (LEN bytes), and the last one. */
+static int count_named(char **env, const char *name, size_t len, const char **last)
+{
+	int n = 0;
+
+	for (; *env; env++)
+		if (strncmp(*env, name, len) == 0 && (*env)[len] == '=') {
+			n++;
+			*last = *env;
+		}
+	return n;
+}
+
+/* The contract for each variable an edit or the caller names: the last of
+ * --clearenv, --setenv and --unsetenv on it decides, else the caller's. */
+static void check_name(const struct asked_process *a, const char *name, size_t len)
+{
+	const char *want = NULL, *got = NULL;
+	int i, kept = 1, n;
+
+	for (i = 0; i < a->nenv; i++) {
+		if (!a->env[i]) {
+			kept = 0;
+			want = NULL;
+		} else if (strncmp(a->env[i], name, len) == 0 &&
+			   (a->env[i][len] == '=' || a->env[i][len] == '\0')) {
+			kept = 0;
+			want = a->env[i][len] == '=' ? a->env[i] : NULL;
+		}
+	}
+	n = count_named(environ, name, len, &got);
+	if (kept && n != count_named(test_env, name, len, &want))
+		finding("exec with %d entries for %.*s, the caller gave more or fewer", n, (int)len,
+			name);
+	if (!kept && (n != (want != NULL) || (want && strcmp(want, got) != 0)))
+		finding("exec with %.*s %s, the edits say %s", (int)len, name, n ? got : "unset",
+			want ? want : "unset");
+}
+
+static void check_process(const struct asked_process *a)
+{
+	int i;
+
+	if (a->new_session != proc.setsid)
+		finding("exec %s setsid, --new-session %s", proc.setsid ? "after" : "without",
+			a->new_session ? "given" : "not given");
+	if (a->die_with_parent != (proc.pdeathsig == SIGKILL))
+		finding("exec with parent-death signal %d", proc.pdeathsig);
+	if (a->close_fds != (proc.cloexec_from == 3))
+		finding("exec with descriptors from %d close-on-exec", proc.cloexec_from);
+	for (i = 0; test_env[i]; i++)
+		check_name(a, test_env[i], strcspn(test_env[i], "="));
+	for (i = 0; i < a->nenv; i++)
+		if (a->env[i])
+			check_name(a, a->env[i], strcspn(a->env[i], "="));
+	for (i = 0; environ[i]; i++)
+		check_name(a, environ[i], strcspn(environ[i], "="));
+}
+
+void process_check_exec(const struct asked_process *a)
 {
 	uint64_t caller = proc.root ? CAP_ALL : 0;
+	int keep_caps = a->keep_caps;
 
 	if (keep_caps && (proc.permitted != caller || proc.bounding != CAP_ALL))
 		finding("--keep-caps: exec with permitted 0x%llx bounding 0x%llx",
@@ -216,4 +312,5 @@ void process_check_exec(int keep_caps)
 	if (!keep_caps && proc.root && proc.bounding)
 		finding("root's exec with bounding set 0x%llx", (unsigned long long)proc.bounding);
 	check_filter();
+	check_process(a);
 }

@@ -1,13 +1,15 @@
 /*
  * The stand-in for the calls through which the launcher narrows its own
- * process after Landlock (prctl, capget, capset, seccomp), and the record of
- * what it did, for the checks fuzz_args.c makes at exec. Nothing here
- * touches the fuzzer's real process.
+ * process after Landlock (prctl, capget, capset, seccomp, setsid,
+ * close_range), and the record of what it did, for the checks fuzz_args.c
+ * makes at exec. Nothing here touches the fuzzer's real process; the
+ * environment is a test one for the length of a run.
  */
 #ifndef LR_FUZZ_PROCESS_H
 #define LR_FUZZ_PROCESS_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../../seccomp.h"
 
@@ -18,6 +20,16 @@ struct process {
 	int filters, filter_before_nnp;
 	struct sock_filter filter[FILTER_MAX];
 	unsigned short filter_len;
+	int setsid, pdeathsig, cloexec_from;
+};
+
+#define MAX_ENV_EDITS 64
+
+/* What the command line asks of the process (fuzz_args.c reads it). */
+struct asked_process {
+	int keep_caps, new_session, die_with_parent, close_fds;
+	const char *env[MAX_ENV_EDITS]; /* --setenv/--unsetenv text, NULL: --clearenv */
+	int nenv;
 };
 
 extern struct process proc;
@@ -26,13 +38,16 @@ extern struct process proc;
 __attribute__((noreturn, format(printf, 1, 2))) void finding(const char *fmt, ...);
 
 void process_start(int root);
+void process_end(void);
 int process_prctl(int option, unsigned long arg);
 long process_capget(void *header, void *data);
 long process_capset(const void *header, const void *data);
 long process_seccomp(unsigned op, unsigned flags, const void *prog);
+long process_close_range(unsigned first, unsigned last, unsigned flags);
+pid_t process_setsid(void);
 /* At exec: the capability sets the command would get are what the contract
  * says, and the one seccomp filter refuses terminal injection on every ABI
  * and allows the rest (run on test vectors by a BPF interpreter). */
-void process_check_exec(int keep_caps);
+void process_check_exec(const struct asked_process *a);
 
 #endif

@@ -3,9 +3,6 @@
 // grantArgs() emits them (also the order of Policy in index.d.ts and of the README).
 //
 // Adding a CLI option to the API is one row here and one field in Policy (index.d.ts), e.g.
-//   ['newSession', '--new-session', flag]    issue 12, likewise dieWithParent, closeFds,
-//                                            clearenv, noSymlinks
-//   ['setenv', '--setenv', list(assignment)] issue 12, with a check `assignment` for VAR=VALUE
 //   ['explain', '--explain', flag], ['explainJson', '--explain-json', one(path)]  issue 13
 // The rehearsal compares the rows with `landlock-run --help`, so a CLI option without a
 // row fails make test.
@@ -17,15 +14,28 @@ const fail = (message) => {
 };
 const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
+// The launcher refuses an option argument that is itself an option (--anything, -v, -hV):
+// it would have swallowed one. A path that starts with - is written ./-name.
+const looksLikeOption = (v) => v.startsWith('--') || /^-[hvV]+$/.test(v);
+
 // Checks of one value: return its option argument (a string) or throw TypeError.
 function path(key, p) {
-	if (typeof p !== 'string' || p === '' || p.includes('\0') || p === '--') {
-		fail(`${key} has an invalid path ${show(p)} (paths are non-empty strings without NUL, and not "--")`);
+	if (typeof p !== 'string' || p === '' || p.includes('\0') || looksLikeOption(p)) {
+		fail(`${key} has an invalid path ${show(p)} (paths are non-empty strings without NUL; one that starts with - is written ./-name)`);
 	}
 	return p;
 }
 // A port is an integer 0..65535, or a range 'A-B' of them with A <= B (as the CLI takes).
 const isPort = (n) => Number.isInteger(n) && n >= 0 && n <= 65535;
+
+// 'VAR=VALUE' for setenv, 'VAR' for unsetenv: a name that is not empty and has no '='.
+const envEntry = (assign) => (key, v) => {
+	const name = typeof v === 'string' ? v.split('=')[0] : '';
+	if (name === '' || v.includes('\0') || looksLikeOption(v) || v.includes('=') !== assign) {
+		fail(`${key} has an invalid entry ${show(v)} (${assign ? "'VAR=VALUE'" : "a variable name, without '='"})`);
+	}
+	return v;
+};
 function port(key, p) {
 	const range = typeof p === 'string' && /^(0|[1-9][0-9]{0,4})-(0|[1-9][0-9]{0,4})$/.exec(p);
 	if (range ? !(isPort(+range[1]) && isPort(+range[2]) && +range[1] <= +range[2]) : !isPort(p)) {
@@ -64,6 +74,7 @@ const FIELDS = [
 	['rw', '--rw', list(path)],
 	['roTry', '--ro-try', list(path)],
 	['rwTry', '--rw-try', list(path)],
+	['noSymlinks', '--no-symlinks', flag],
 	['unix', '--unix', list(path)],
 	['tcpBind', '--tcp-bind', ports],
 	['tcpConnect', '--tcp-connect', ports],
@@ -76,6 +87,12 @@ const FIELDS = [
 	['noLog', '--no-log', flag],
 	['noLogNested', '--no-log-nested', flag],
 	['keepCaps', '--keep-caps', flag],
+	['newSession', '--new-session', flag],
+	['dieWithParent', '--die-with-parent', flag],
+	['closeFds', '--close-fds', flag],
+	['clearenv', '--clearenv', flag],
+	['setenv', '--setenv', list(envEntry(true))],
+	['unsetenv', '--unsetenv', list(envEntry(false))],
 	['abi', '--abi', one(abiVersion)],
 	['strict', '--strict', flag],
 	['verbose', '--verbose', flag],

@@ -16,16 +16,20 @@ test('no policy or an empty one gives no options', () => {
 
 test('options come in the fixed order whatever the key order of the policy', () => {
 	const policy = {
-		verbose: true, strict: true, abi: 4, keepCaps: true, noLogNested: true, noLog: true, logSubprocesses: true,
+		verbose: true, strict: true, abi: 4, unsetenv: ['U'], setenv: ['A=1', 'B=x=y'], clearenv: true,
+		closeFds: true, dieWithParent: true, newSession: true, keepCaps: true, noLogNested: true, noLog: true,
+		logSubprocesses: true, noSymlinks: true,
 		scopes: ['signal', 'abstract-unix'], udpConnect: [53, '5353-5355'], udpBind: [0], tcpConnect: [443, 80],
 		tcpBind: [8080], unix: ['/run/s', '/run/d'], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
 	};
 	assert.deepEqual(grantArgs(policy), [
-		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry', '--unix', '/run/s', '--unix', '/run/d',
+		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry', '--no-symlinks',
+		'--unix', '/run/s', '--unix', '/run/d',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
 		'--udp-bind', '0', '--udp-connect', '53', '--udp-connect', '5353-5355',
 		'--scope', 'signal', '--scope', 'abstract-unix', '--log-subprocesses', '--no-log', '--no-log-nested',
-		'--keep-caps', '--abi', '4', '--strict', '--verbose',
+		'--keep-caps', '--new-session', '--die-with-parent', '--close-fds', '--clearenv',
+		'--setenv', 'A=1', '--setenv', 'B=x=y', '--unsetenv', 'U', '--abi', '4', '--strict', '--verbose',
 	]);
 	assert.deepEqual(grantArgs({ noTcp: true }), ['--no-tcp']);
 	assert.deepEqual(grantArgs({ noUdp: true, noTcp: true }), ['--no-tcp', '--no-udp']);
@@ -33,15 +37,18 @@ test('options come in the fixed order whatever the key order of the policy', () 
 
 test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits them', () => {
 	assert.deepEqual(Object.entries(POLICY_OPTIONS), [
-		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['unix', '--unix'],
-		['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
+		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['noSymlinks', '--no-symlinks'],
+		['unix', '--unix'], ['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
 		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'], ['scopes', '--scope'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
-		['keepCaps', '--keep-caps'], ['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
+		['keepCaps', '--keep-caps'], ['newSession', '--new-session'], ['dieWithParent', '--die-with-parent'],
+		['closeFds', '--close-fds'], ['clearenv', '--clearenv'], ['setenv', '--setenv'], ['unsetenv', '--unsetenv'],
+		['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
-	for (const key of ['noTcp', 'noUdp', 'logSubprocesses', 'noLog', 'noLogNested', 'keepCaps', 'strict', 'verbose']) {
+	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'logSubprocesses', 'noLog', 'noLogNested', 'keepCaps',
+		'newSession', 'dieWithParent', 'closeFds', 'clearenv', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
 	}
@@ -85,6 +92,14 @@ const bad = {
 	'path "--"': { rw: ['--'] },
 	'unix as a string': { unix: '/run/s' },
 	'empty unix path': { unix: [''] },
+	'a path that is an option': { rwTry: ['--no-tcp'] },
+	'a path that is a short option': { ro: ['-v'] },
+	'setenv without =': { setenv: ['A'] },
+	'setenv without a name': { setenv: ['=1'] },
+	'setenv as a string': { setenv: 'A=1' },
+	'unsetenv with =': { unsetenv: ['A=1'] },
+	'empty unsetenv name': { unsetenv: [''] },
+	'newSession as a string': { newSession: 'yes' },
 	'port above 65535': { tcpBind: [65536] },
 	'negative port': { tcpConnect: [-1] },
 	'fractional port': { tcpBind: [80.5] },
