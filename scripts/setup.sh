@@ -17,8 +17,10 @@ group_build() { group_build_x86_64; }
 group_test() {
 	group_build_x86_64
 	group_build_aarch64
+	# strace: tests/inherit.bats holds a launcher in a system call (strace -D);
+	# gcc: tests/inject32.c, a freestanding i386 program (gcc -m32, no multilib)
 	need_packages bats bats-assert bats-support bats-file man-db groff-base clang-format file binutils \
-		python3 clang libclang-rt-14-dev qemu-user-static
+		python3 clang libclang-rt-14-dev qemu-user-static strace gcc
 }
 # make npm and its tests: Node.js (may come from elsewhere than Debian: this image has its
 # own), qemu-user to run the aarch64 binary's --version, and from the npm registry the
