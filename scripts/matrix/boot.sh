@@ -19,11 +19,11 @@ log=$work/$name.log out=$work/$name.out
 
 # Per architecture: the serial console and the machine qemu emulates.
 case $arch in
-x86_64) console=ttyS0 machine=() ;;
-aarch64) console=ttyAMA0 machine=(-M virt -cpu cortex-a57) ;;
+x86_64) console=ttyS0 machine=() extra=" syscall.x32=y" ;; # Debian builds x32 in, off
+aarch64) console=ttyAMA0 machine=(-M virt -cpu cortex-a57) extra= ;;
 *) die "no qemu machine for $arch" ;;
 esac
-append="console=$console panic=-1 quiet LR_EXPECT_ABI=$abi"
+append="console=$console panic=-1 quiet LR_EXPECT_ABI=$abi$extra"
 [ "$lsm" = default ] || append+=" lsm=$lsm"
 
 t0=$(date +%s%N)
