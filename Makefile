@@ -98,11 +98,13 @@ build/sanitize/landlock-run: $(SRCS) $(HDRS) tests/sanitize/hooks.c VERSION Make
 		-fno-sanitize-recover=all -Wall -Wextra -Werror -DLR_VERSION='"$(VERSION)"' \
 		-o $@ $(SRCS) tests/sanitize/hooks.c
 
-# make bench's floors (scripts/bench/floor.c: exec only, and with the bare Landlock
-# system calls) and the launcher unstripped, for perf to name its functions.
-build/bench/floor build/bench/floor-landlock: build/bench/%: scripts/bench/floor.c Makefile
+# make bench's floors (scripts/bench/floor.c: exec only, with the bare Landlock
+# system calls, and with those and a seccomp filter) and the launcher unstripped,
+# for perf to name its functions.
+build/bench/floor build/bench/floor-landlock build/bench/floor-seccomp: build/bench/%: scripts/bench/floor.c Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -Wall -Wextra -Werror -static -Os -s $(if $(findstring landlock,$*),-DWITH_LANDLOCK) -o $@ $<
+	$(CC) -std=c11 -Wall -Wextra -Werror -static -Os -s $(if $(filter floor,$*),,-DWITH_LANDLOCK) \
+		$(if $(findstring seccomp,$*),-DWITH_SECCOMP) -o $@ $<
 
 build/bench/syms/landlock-run: $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
 	@mkdir -p $(@D)

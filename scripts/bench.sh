@@ -37,7 +37,8 @@ mkdir -p "$g"
 fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 builds() {
-	make -s all build/bench/floor build/bench/floor-landlock build/bench/syms/landlock-run >/dev/null &&
+	make -s all build/bench/floor build/bench/floor-landlock build/bench/floor-seccomp \
+		build/bench/syms/landlock-run >/dev/null &&
 		make -s ARCH=aarch64 all >/dev/null
 }
 tally_check "make builds the launchers (x86_64, aarch64), the floors and the unstripped launcher" builds

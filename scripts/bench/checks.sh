@@ -26,6 +26,7 @@ grant_lines() { [ "$("$lr" -v $2 -- /bin/true 2>&1 | grep -c '^landlock-run gran
 
 tally_check "landlock-run runs /bin/true and denies a write outside --rw" confines "$lr"
 tally_check "floor-landlock runs /bin/true and denies a write outside --rw" confines "$floor_ll"
+tally_check "floor-seccomp runs /bin/true and denies a write outside --rw" confines "$floor_sc"
 tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
 tally_check "landlock-run --probe" probe_runs
 tally_check "-v: 10,000 distinct directories and / are 10,001 grants" grant_lines 10001 "$(grants 10000)"

@@ -19,8 +19,14 @@
  *     failure is exit 125. Benchmark use only: the soft RLIMIT_NOFILE is
  *     raised to the hard one and left there.
  *
+ * Built with -DWITH_SECCOMP as well it is floor-seccomp: floor-landlock that
+ * also installs, after restrict_self, a seccomp filter of one instruction
+ * (allow everything), what attaching any filter costs the kernel.
+ *
  * floor -> floor-landlock is what the kernel charges for Landlock;
- * floor-landlock -> landlock-run is what the launcher adds to that.
+ * floor-landlock -> floor-seccomp what it charges for a seccomp filter (the
+ * launcher's refuses TIOCSTI); floor-seccomp -> landlock-run is what the
+ * launcher adds to those.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -82,6 +88,23 @@ static char **restrict_to(char **argv)
 	if (!argv[0] || !argv[1] || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    syscall(__NR_landlock_restrict_self, ruleset, 0))
 		_exit(125);
+#ifdef WITH_SECCOMP
+	{
+		/* BPF_RET | BPF_K, SECCOMP_RET_ALLOW; SECCOMP_SET_MODE_FILTER */
+		static const struct {
+			uint16_t code;
+			uint8_t jt, jf;
+			uint32_t k;
+		} allow = {0x06, 0, 0, 0x7fff0000U};
+		struct {
+			unsigned short len;
+			const void *filter;
+		} prog = {1, &allow};
+
+		if (syscall(__NR_seccomp, 1, 0, &prog))
+			_exit(125);
+	}
+#endif
 	return argv + 1;
 }
 #endif

@@ -7,6 +7,7 @@ g=$out/g              # 10,000 directories; benchmarked commands run from here
 lr=$root/landlock-run
 floor=$out/floor          # scripts/bench/floor.c: exec only
 floor_ll=$out/floor-landlock # the same plus the bare Landlock system calls
+floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
 launch_grants="--ro / --rw /tmp --rw /dev/null"
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"

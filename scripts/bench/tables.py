@@ -13,7 +13,9 @@ LAUNCH_ROWS = [
     ("true", "`/bin/true`, bare (dynamic, glibc)"),
     ("floor", "floor: static exec-only wrapper → `/bin/true`"),
     ("floor-landlock", "floor-landlock: floor + the bare Landlock syscalls, same grants → `/bin/true`"),
+    ("floor-seccomp", "floor-seccomp: floor-landlock + a one-instruction seccomp filter → `/bin/true`"),
     ("landlock-run", "**`landlock-run --ro / --rw /tmp --rw /dev/null -- /bin/true`**"),
+    ("landlock-run-keep-caps", "the same with `--keep-caps` (as root: no capability drop)"),
     ("bwrap", "`bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true`"),
     ("probe", "`landlock-run --probe` (forks a self-test child)"),
 ]

@@ -17,6 +17,10 @@ RATIOS = [
      "launch within 3% of floor-landlock (the floor plus the Landlock syscalls, as issue 7 defines the floor) "
      "at the median"),
     ("small", "lr-1000", "fl-1000", 1.05, "1,000 directory grants within 1.05× of floor-landlock (issue 10)"),
+    ("launch", "landlock-run", "floor-landlock", 1.05,
+     "launch with the TIOCSTI filter and root's capability drop within 1.05× of floor-landlock (issue 12)"),
+    ("launch", "landlock-run-keep-caps", "floor-seccomp", 1.03,
+     "without the capability drop, launch within 3% of floor-seccomp (the Landlock floor plus a filter)"),
 ]
 MAX_CALLS_PER_GRANT = 2.1  # strace -c -f, beyond a fixed start-up (issue 10)
 
