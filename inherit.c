@@ -198,7 +198,8 @@ void edit_environment(const char **edits, size_t n)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (env == MAP_FAILED)
 		die_errno("cannot allocate the environment");
-	memcpy(env, environ, have * sizeof *env);
+	if (have)
+		memcpy(env, environ, have * sizeof *env);
 	for (i = 0; i < n; i++) {
 		size_t len = edits[i] ? strcspn(edits[i], "=") : 0;
 
