@@ -47,6 +47,8 @@ if [ "$tally_fail" -gt 0 ]; then
 	exit 1
 fi
 (cd "$g" && seq 0 9999 | xargs mkdir)
+mkdir -p "$out/compile"
+python3 "$steps/compile.py" "$out/compile/big.c"
 tally_run checks "$steps/checks.sh"
 tally_run timing "$steps/timing.sh"
 "$steps/strace.sh"
@@ -62,6 +64,7 @@ fact hyperfine "$(hyperfine --version)"
 fact bwrap_version "$(bwrap --version 2>/dev/null || echo none)"
 fact size_x86_64 "$(stat -c %s build/x86_64/landlock-run)"
 fact size_aarch64 "$(stat -c %s build/aarch64/landlock-run)"
+fact size_budget_x86_64 "$(sed -n 's/^SIZE_BUDGET=//p' platform/linux-x64.env)"
 fact size_floor "$(stat -c %s "$floor")"
 if [ "$tally_fail" -eq 0 ]; then
 	tally_check "report (scripts/bench/report.py)" python3 "$steps/report.py" "$out"

@@ -28,6 +28,14 @@ bench landlock-run-noop "$lr $launch_grants -- $floor"
 # shellcheck disable=SC2086 # a command line, split as hyperfine -N splits it
 if $bwrap_cmd 2>/dev/null; then bench bwrap "$bwrap_cmd"; fi # else checks.sh says why
 
+# --explain: the tracer's cost, against the same confined runs without it (issue 13).
+group compile 5 1 "$srounds"
+bench compile "$lr $compile_grants -- $compile_cmd"
+bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
+group find 5 1 "$srounds"
+bench find "$lr $find_grants -- $find_cmd"
+bench find-explain "$lr --explain $find_grants -- $find_cmd"
+
 # Scaling with the number of grants: up to 1,000 ...
 group small 20 3 $((3 * srounds))
 for n in 0 1 10 100 1000; do

@@ -29,6 +29,17 @@ tally_check "floor-landlock runs /bin/true and denies a write outside --rw" conf
 tally_check "floor-seccomp runs /bin/true and denies a write outside --rw" confines "$floor_sc"
 tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
 tally_check "landlock-run --probe" probe_runs
+# --explain's cases: the same work with and without it, and nothing to report.
+# shellcheck disable=SC2086
+explained_alike() { # explained_alike GRANTS COMMAND: same output, no denial
+	local plain traced
+	plain=$("$lr" $1 -- $2 2>&1) && traced=$("$lr" --explain $1 -- $2 2>&1) &&
+		[ "$plain" = "$traced" ] && [[ $traced != *"landlock-run denied"* ]]
+}
+tally_check "gcc compiles the 1,000-line C file confined, the same under --explain, nothing denied" \
+	explained_alike "$compile_grants" "$compile_cmd"
+tally_check "find /usr -maxdepth 4 prints the same under --explain, nothing denied" \
+	explained_alike "$find_grants" "$find_cmd"
 tally_check "-v: 10,000 distinct directories and / are 10,001 grants" grant_lines 10001 "$(grants 10000)"
 tally_check "-v: one directory 10,000 times and / are 10,001 grants" grant_lines 10001 "$(dups 10000)"
 

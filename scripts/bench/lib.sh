@@ -10,6 +10,13 @@ floor_ll=$out/floor-landlock # the same plus the bare Landlock system calls
 floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
 launch_grants="--ro / --rw /tmp --rw /dev/null"
+# --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),
+# confined as a build is; and find opens every directory of /usr to depth 4 (with
+# root's capabilities kept: without them it cannot read polkit's 0700 directory).
+compile_grants="--ro / --rw $out/compile --rw /tmp --rw /dev/null"
+compile_cmd="gcc -c -o $out/compile/big.o $out/compile/big.c"
+find_grants="--keep-caps --ro /"
+find_cmd="find /usr -maxdepth 4"
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
 
 say() { echo "bench: $*" >&2; }
