@@ -60,6 +60,20 @@ export interface Policy {
 	noLog?: boolean;
 	/** `--no-log-nested`: log none of the sandboxes the command nests inside this one. Needs ABI 7. */
 	noLogNested?: boolean;
+	/**
+	 * `--explain`: the launcher stays outside as an unconfined parent (the command runs as its
+	 * child, with another pid) and prints a `landlock-run denied: ` line on stderr for each
+	 * access the sandbox refuses, with the option that would allow it.
+	 */
+	explain?: boolean;
+	/** `--explain-json FILE`: the same reports as JSON lines in FILE; read them with parseDenials(). */
+	explainJson?: string;
+	/**
+	 * `--learn FILE`: run the command WITHOUT the sandbox (trusted commands only) and write the
+	 * policy it needs to FILE, for `@FILE` on a later run. Takes no other field but keepCaps,
+	 * abi and verbose (a TypeError otherwise).
+	 */
+	learn?: string;
 	/** `--keep-caps`: keep the caller's capabilities (dangerous: root keeps every privilege); by default the command gets none. */
 	keepCaps?: boolean;
 	/** `--new-session`: the command runs in a new session, without a controlling terminal. */
@@ -81,6 +95,59 @@ export interface Policy {
 	/** `--verbose`: the launcher prints the effective policy to stderr (`landlock-run policy: ` lines). */
 	verbose?: boolean;
 }
+
+/** What a denial refused; `errno` the error the call got. */
+export type DenialErrno = 'EACCES' | 'EPERM' | 'EXDEV';
+
+interface DenialBase {
+	/** The process that made the call (a thread's call is its process's). */
+	pid: number;
+	/** Its name (comm). */
+	comm: string;
+	/** The system call, as this architecture names it: `openat`, `execve`, `connect`... */
+	syscall: string;
+	/** The first of `rights`. */
+	right: string;
+	/** The rights refused, as `-v` names them: `make_reg`, `write_file`, `tcp_connect`, `signal`... */
+	rights: string[];
+	errno: DenialErrno;
+	/** The options that would allow it, e.g. `['--rw', '/etc']`; empty when no option does. */
+	allow: string[];
+}
+
+/** A file: `path` is canonical (for something to be made, its directory's path and the name). */
+export interface FsDenial extends DenialBase {
+	kind: 'fs';
+	path: string;
+	/** The exact bytes of the path (a path need not be valid UTF-8). */
+	pathBytes: Uint8Array;
+}
+
+/** A TCP or UDP port (`--tcp-bind`, `--tcp-connect`, `--udp-bind`, `--udp-connect`). */
+export interface NetDenial extends DenialBase {
+	kind: 'net';
+	port: number;
+}
+
+/** A scope: a signal to `target` (a pid), or a connection to the abstract socket `path` (@name). */
+export interface ScopeDenial extends DenialBase {
+	kind: 'scope';
+	/** The scope to leave out of `scopes` to allow it. */
+	scope: Scope;
+	target?: number;
+	path?: string;
+	pathBytes?: Uint8Array;
+}
+
+export type Denial = FsDenial | NetDenial | ScopeDenial;
+
+/**
+ * The denials of an `--explain-json` report (its text, or the bytes read from the file), in
+ * the order the launcher reported them. A last line without its newline (the launcher killed
+ * while writing it) is left out.
+ * @throws {TypeError} for a line that is not a denial as landlock-run(1) documents it.
+ */
+export declare function parseDenials(data: string | Uint8Array): Denial[];
 
 /** Each Policy field and the launcher option it becomes, in grantArgs() order. */
 export declare const POLICY_OPTIONS: Readonly<Record<keyof Policy, string>>;

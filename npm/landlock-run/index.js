@@ -6,6 +6,7 @@
 const { launcherPath } = require('./lib/platform.js');
 const { grantArgs, POLICY_OPTIONS, SCOPES } = require('./lib/policy.js');
 const { probe, FAILURE_PREFIX } = require('./lib/probe.js');
+const { parseDenials } = require('./lib/denials.js');
 
 /** [launcher, ...grantArgs(policy), '--', ...argv], ready for child_process.spawn. */
 function command(policy, argv, options = {}) {
@@ -28,4 +29,4 @@ function isLauncherFailure(status, stderr) {
 	return text.split('\n').some((l) => l.startsWith(FAILURE_PREFIX));
 }
 
-module.exports = { launcherPath, grantArgs, command, probe, isLauncherFailure, SCOPES, POLICY_OPTIONS };
+module.exports = { launcherPath, grantArgs, command, probe, isLauncherFailure, parseDenials, SCOPES, POLICY_OPTIONS };

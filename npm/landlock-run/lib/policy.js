@@ -3,7 +3,7 @@
 // grantArgs() emits them (also the order of Policy in index.d.ts and of the README).
 //
 // Adding a CLI option to the API is one row here and one field in Policy (index.d.ts), e.g.
-//   ['explain', '--explain', flag], ['explainJson', '--explain-json', one(path)]  issue 13
+//   ['explain', '--explain', flag]
 // The rehearsal compares the rows with `landlock-run --help`, so a CLI option without a
 // row fails make test.
 
@@ -86,6 +86,9 @@ const FIELDS = [
 	['logSubprocesses', '--log-subprocesses', flag],
 	['noLog', '--no-log', flag],
 	['noLogNested', '--no-log-nested', flag],
+	['explain', '--explain', flag],
+	['explainJson', '--explain-json', one(path)],
+	['learn', '--learn', one(path)],
 	['keepCaps', '--keep-caps', flag],
 	['newSession', '--new-session', flag],
 	['dieWithParent', '--die-with-parent', flag],
@@ -97,6 +100,10 @@ const FIELDS = [
 	['strict', '--strict', flag],
 	['verbose', '--verbose', flag],
 ];
+
+// What the launcher refuses beside --learn: a policy, and explaining one.
+const NOT_WITH_LEARN = ['ro', 'rw', 'roTry', 'rwTry', 'unix', 'tcpBind', 'tcpConnect', 'noTcp', 'udpBind',
+	'udpConnect', 'noUdp', 'scopes', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'explain', 'explainJson'];
 
 /** { ro: '--ro', ... }: each Policy field and the CLI option it becomes, in order. */
 const POLICY_OPTIONS = Object.freeze(Object.fromEntries(FIELDS.map(([key, option]) => [key, option])));
@@ -112,6 +119,11 @@ function grantArgs(policy = {}) {
 		if (policy[no] && (policy[bind] !== undefined || policy[connect] !== undefined)) {
 			fail(`${no} contradicts ${bind}/${connect}: give one or the other`);
 		}
+	}
+	// --learn runs the command without the sandbox: it takes no policy and explains nothing
+	if (policy.learn !== undefined) {
+		const other = Object.keys(policy).find((k) => NOT_WITH_LEARN.includes(k));
+		if (other) fail(`learn runs the command without the sandbox and takes no ${other}`);
 	}
 	return FIELDS.flatMap(([key, option, kind]) => (policy[key] === undefined ? [] : kind(key, option, policy[key])));
 }

@@ -41,16 +41,32 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 		['unix', '--unix'], ['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
 		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'], ['scopes', '--scope'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
+		['explain', '--explain'], ['explainJson', '--explain-json'], ['learn', '--learn'],
 		['keepCaps', '--keep-caps'], ['newSession', '--new-session'], ['dieWithParent', '--die-with-parent'],
 		['closeFds', '--close-fds'], ['clearenv', '--clearenv'], ['setenv', '--setenv'], ['unsetenv', '--unsetenv'],
 		['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
-	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'logSubprocesses', 'noLog', 'noLogNested', 'keepCaps',
+	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'logSubprocesses', 'noLog', 'noLogNested', 'explain', 'keepCaps',
 		'newSession', 'dieWithParent', 'closeFds', 'clearenv', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
+	}
+});
+
+test('explain, explainJson and learn: their options, in their place; learn takes no policy', () => {
+	assert.deepEqual(grantArgs({ explainJson: 'd.json', ro: ['/'], explain: true }),
+		['--ro', '/', '--explain', '--explain-json', 'd.json']);
+	assert.deepEqual(grantArgs({ learn: 'p', keepCaps: true, abi: 4, newSession: true }),
+		['--learn', 'p', '--keep-caps', '--new-session', '--abi', '4']);
+	for (const other of [{ ro: ['/'] }, { explain: true }, { scopes: [] }, { strict: false }]) {
+		assert.throws(() => grantArgs({ learn: 'p', ...other }),
+			(e) => e instanceof TypeError && /^landlock-run: learn runs the command without the sandbox/.test(e.message));
+	}
+	for (const path of ['', '--', 'a\0b', 42]) {
+		assert.throws(() => grantArgs({ explainJson: path }), TypeError);
+		assert.throws(() => grantArgs({ learn: path }), TypeError);
 	}
 });
 

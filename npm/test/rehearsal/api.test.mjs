@@ -4,7 +4,7 @@
 // never the environment, picks another launcher. See lib.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { env, FULL_ABI, importIn, installed, kernelAbi, scratch } from './lib.mjs';
@@ -97,3 +97,17 @@ test('no environment variable chooses the binary: LANDLOCK_RUN_BINARY_PATH and t
 		{ cwd: app, encoding: 'utf8' }).stdout, '99\n');
 	assert.ok(existsSync(marker));
 });
+
+test('explainJson: a denial produced for real by the installed launcher, read back by parseDenials',
+	{ skip: kernelAbi > 0 ? false : 'this kernel has no Landlock' }, () => {
+		const dir = realpathSync(scratch('explain'));
+		const json = join(dir, 'denials.json');
+		const argv = lr.command({ rw: [join(dir, 'ok')], explainJson: json }, ['sh', '-c', `echo x > '${dir}/new'`]);
+		mkdirSync(join(dir, 'ok'));
+		const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+		assert.notEqual(r.status, 0, 'the write was not denied');
+		const denials = lr.parseDenials(readFileSync(json));
+		assert.deepEqual(denials.map((d) => [d.kind, d.right, d.syscall, d.path, d.allow]),
+			[['fs', 'make_reg', 'openat', `${dir}/new`, ['--rw', dir]]]);
+		assert.equal(Buffer.from(denials[0].pathBytes).toString(), `${dir}/new`);
+	});

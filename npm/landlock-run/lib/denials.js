@@ -1,0 +1,71 @@
+'use strict';
+// The --explain-json report: one JSON object per line, one line per denial the sandbox
+// made (see "DENIAL REPORTS" in landlock-run(1)). parseDenials() turns it into typed
+// objects and gives each path back as its exact bytes.
+
+const KINDS = ['fs', 'net', 'scope'];
+const ERRNOS = ['EACCES', 'EPERM', 'EXDEV'];
+
+// The launcher writes a byte that is not valid UTF-8 as \udcXX (Python's surrogateescape):
+// every other code point is its UTF-8 encoding.
+function bytesOf(s) {
+	const out = [];
+	for (const ch of s) {
+		const c = ch.codePointAt(0);
+		if (c >= 0xdc80 && c <= 0xdcff) out.push(c - 0xdc00);
+		else out.push(...new TextEncoder().encode(ch));
+	}
+	return Uint8Array.from(out);
+}
+
+function check(ok, line, what) {
+	if (!ok) throw new TypeError(`landlock-run: --explain-json line ${line}: ${what}`);
+}
+
+function isStrings(v) {
+	return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+function denial(text, line) {
+	let d;
+	try {
+		d = JSON.parse(text);
+	} catch (e) {
+		throw new TypeError(`landlock-run: --explain-json line ${line}: not JSON (${e.message})`);
+	}
+	check(d !== null && typeof d === 'object' && KINDS.includes(d.kind), line, `unknown kind ${JSON.stringify(d?.kind)}`);
+	check(Number.isInteger(d.pid) && typeof d.comm === 'string' && typeof d.syscall === 'string', line,
+		'pid, comm or syscall missing');
+	check(isStrings(d.rights) && d.rights[0] === d.right && ERRNOS.includes(d.errno), line,
+		'right, rights or errno not as documented');
+	check(isStrings(d.allow) && (d.allow.length === 0 || d.allow.length === 2), line, 'allow is not an option');
+	const out = { kind: d.kind, pid: d.pid, comm: d.comm, syscall: d.syscall, right: d.right,
+		rights: d.rights, errno: d.errno, allow: d.allow };
+	if (typeof d.path === 'string') Object.assign(out, { path: d.path, pathBytes: bytesOf(d.path) });
+	else check(d.kind !== 'fs', line, 'a filesystem denial without a path');
+	if (d.kind === 'net') {
+		check(Number.isInteger(d.port), line, 'a network denial without a port');
+		out.port = d.port;
+	}
+	if (d.kind === 'scope') {
+		check(typeof d.scope === 'string' && (Number.isInteger(d.target) || 'path' in out), line,
+			'a scope denial without its scope, target or path');
+		out.scope = d.scope;
+		if (Number.isInteger(d.target)) out.target = d.target;
+	}
+	return out;
+}
+
+/**
+ * The denials of an --explain-json report (its text, or the bytes of the file), in the
+ * order the launcher reported them. A last line without its newline (the launcher killed
+ * while writing it) is left out; any other line that is not a denial is a TypeError.
+ */
+function parseDenials(data) {
+	const text = typeof data === 'string' ? data : new TextDecoder().decode(data);
+	const lines = text.split('\n');
+	lines.pop(); // after the last newline: nothing, or a line not finished
+	return lines.map((l, i) => [l, i + 1]).filter(([l]) => l !== '').map(([l, n]) => denial(l, n));
+}
+
+module.exports = { parseDenials };
