@@ -256,6 +256,8 @@ start_orphanable() {
 	command -v strace >/dev/null || fail "strace is missing (make setup installs it)"
 	# strace -D keeps the launcher the parent shell's child and holds its first
 	# prctl (the parent-death signal) for 1 s; the parent exits meanwhile.
+	# LeakSanitizer cannot work under ptrace (make sanitize): none for these runs.
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 	sh -c 'strace -D -o /dev/null -e trace=prctl -e inject=prctl:delay_enter=1000000:when=1 \
 		"$@" 2>"$PWD/err" & sleep 0.3' sh "$LR" --die-with-parent --rw "$PWD" -- touch "$m" 3>&-
 	for _ in $(seq 60); do [ -s err ] && break; sleep 0.05; done
