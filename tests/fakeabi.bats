@@ -85,13 +85,19 @@ in_private_mounts() {
 }
 
 @test "ABI 9: the probe's socket goes to /dev/shm without a writable /tmp, and no socket at all is a refusal" {
-	local probe="'$FAKEABI' 9 -- '$LR' --probe"
+	# The tree may itself sit under /tmp (a CI clone): inside the namespace
+	# it is seen at /mnt too, bound before /tmp is covered.
+	local repo fakeabi lr bind probe
+	repo=$(realpath "$BATS_TEST_DIRNAME/..")
+	fakeabi=$(realpath "$(dirname "$FAKEABI")")/$(basename "$FAKEABI") lr=$(realpath "$LR")
+	bind="mount --bind '$repo' /mnt"
+	probe="'/mnt${fakeabi#"$repo"}' 9 -- '/mnt${lr#"$repo"}' --probe"
 	# /tmp read-only: the check still runs, from /dev/shm, and catches this kernel
-	in_private_mounts "mount -t tmpfs -o ro none /tmp && $probe"
+	in_private_mounts "$bind && mount -t tmpfs -o ro none /tmp && $probe"
 	assert_failure 125
 	assert_equal "$stderr" "landlock-run: self-test: resolve_unix was not denied: the kernel does not enforce Landlock"
 	# neither writable: a probe that cannot prove a right it would report refuses
-	in_private_mounts "mount -t tmpfs -o ro none /tmp && mount -t tmpfs -o ro none /dev/shm && $probe"
+	in_private_mounts "$bind && mount -t tmpfs -o ro none /tmp && mount -t tmpfs -o ro none /dev/shm && $probe"
 	assert_failure 125
 	assert_output ""
 	assert_equal "$stderr" "landlock-run: self-test: cannot make a directory for a pathname UNIX socket in /tmp or /dev/shm: Read-only file system"
