@@ -180,6 +180,14 @@ except PermissionError: pass
 	# Without the grant the same command is denied: the grant is what allowed it.
 	explain -- touch "$d/no/new2"
 	assert_denied "make_reg $d/no/new2 (openat by touch): allow with --rw $d/no"
+	# The same inode seen at another path (a bind mount): the rule is on the inode.
+	mkdir bind
+	mount --bind "$d/no" "$d/bind" || skip "cannot bind-mount here"
+	explain --rw "$d/bind" -- touch "$d/no/new3"
+	local st=$status err=$stderr
+	umount "$d/bind"
+	assert_equal "$st" 0
+	assert_equal "$err" ""
 }
 
 @test "as an unprivileged user: mode bits refusing it are not the sandbox's, and not reported" {

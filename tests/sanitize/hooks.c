@@ -9,13 +9,17 @@
  *    including one from a test that only checks for a non-zero status.
  *  - The leak check runs at prctl(PR_SET_NO_NEW_PRIVS), the last moment the
  *    launcher is unconfined, instead of at exit: LeakSanitizer stops the world
- *    through /proc, which the sandbox denies, and then spins forever.
+ *    through /proc, which the sandbox denies, and then spins forever. The
+ *    child that --explain or --learn traces is not checked at all: the world
+ *    is stopped with ptrace, and a traced process cannot be attached again.
+ *    Its parent, the tracer, is checked at exit.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -24,6 +28,29 @@ void __sanitizer_set_report_fd(void *fd);
 void __lsan_do_leak_check(void);
 
 static int report_fd = -1;
+static int traced; /* a child of --explain or --learn */
+
+/* LeakSanitizer asks this (weak) hook before its check at exit. */
+int __lsan_is_turned_off(void)
+{
+	return traced;
+}
+
+/* Another process traces this one: "TracerPid:" in /proc/self/status is not 0. */
+static int being_traced(void)
+{
+	char buf[4096], *line;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	line = strstr(buf, "\nTracerPid:");
+	return line && atoi(line + sizeof "\nTracerPid:" - 1) != 0;
+}
 
 /*
  * Runs before the leak check at exit (atexit order is reversed, and the
@@ -81,7 +108,9 @@ int prctl(int option, ...)
 	for (i = 0; i < 4; i++)
 		arg[i] = va_arg(ap, unsigned long);
 	va_end(ap);
-	if (option == PR_SET_NO_NEW_PRIVS)
+	if (option == PR_SET_NO_NEW_PRIVS && !traced && being_traced())
+		traced = 1;
+	else if (option == PR_SET_NO_NEW_PRIVS && !traced)
 		__lsan_do_leak_check(); /* also disables the one at exit */
 	return (int)syscall(SYS_prctl, option, arg[0], arg[1], arg[2], arg[3]);
 }
