@@ -160,8 +160,9 @@ shell_saw() {
 	fail "the shell did not see the job $1: $(cat "$d/shell")"
 }
 
-# The command reports its pid, waits a second, then writes done.
-LATER=(sh -c 'echo $$ > "$1"; sleep 1; echo done > "$2"' sh)
+# The command reports its pid, waits three seconds, then writes done: long
+# enough that a stop signal reaches it before it is done, even under load.
+LATER=(sh -c 'echo $$ > "$1"; sleep 3; echo done > "$2"' sh)
 
 @test "job control: ^Z (SIGTSTP to the job) stops the job as the shell sees it; SIGCONT continues it" {
 	job --explain --rw "$d" -- "${LATER[@]}" "$d/pid" "$d/done"
