@@ -330,6 +330,14 @@ static const char *env_edit(const char *option, const char *arg, int assign, con
 	return arg;
 }
 
+/* --no-tcp, --no-udp: both kinds of a protocol handled, no port allowed. */
+static void no_ports(struct request *r, enum net_kind bind, enum net_kind connect,
+		     const char *option, const char *at)
+{
+	add_ports(&r->net[bind], option, "none", at);
+	add_ports(&r->net[connect], option, "none", at);
+}
+
 static void apply_option(struct request *r, int id, const char *arg, const char *at)
 {
 	switch (id) {
@@ -340,16 +348,10 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_UNIX: add_grant(r, "--unix", arg, GRANT_UNIX, 0); break;
 	case OPT_TCP_BIND: add_ports(&r->net[NET_TCP_BIND], "--tcp-bind", arg, at); break;
 	case OPT_TCP_CONNECT: add_ports(&r->net[NET_TCP_CONNECT], "--tcp-connect", arg, at); break;
-	case OPT_NO_TCP:
-		add_ports(&r->net[NET_TCP_BIND], "--no-tcp", "none", at);
-		add_ports(&r->net[NET_TCP_CONNECT], "--no-tcp", "none", at);
-		break;
+	case OPT_NO_TCP: no_ports(r, NET_TCP_BIND, NET_TCP_CONNECT, "--no-tcp", at); break;
 	case OPT_UDP_BIND: add_ports(&r->net[NET_UDP_BIND], "--udp-bind", arg, at); break;
 	case OPT_UDP_CONNECT: add_ports(&r->net[NET_UDP_CONNECT], "--udp-connect", arg, at); break;
-	case OPT_NO_UDP:
-		add_ports(&r->net[NET_UDP_BIND], "--no-udp", "none", at);
-		add_ports(&r->net[NET_UDP_CONNECT], "--no-udp", "none", at);
-		break;
+	case OPT_NO_UDP: no_ports(r, NET_UDP_BIND, NET_UDP_CONNECT, "--no-udp", at); break;
 	case OPT_SCOPE: r->scopes |= parse_scopes(arg, at); break;
 	case OPT_LOG_SUBPROCESSES: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON; break;
 	case OPT_NO_LOG: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF; break;
