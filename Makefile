@@ -23,13 +23,17 @@ SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c seccomp.c inherit.c ou
 HDRS   := landlock.h landlock-run.h seccomp.h trace.h $(wildcard platform/*.h)
 CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static -fno-pie \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
-          -fno-stack-protector -DLR_VERSION='"$(VERSION)"'
+          -fstack-protector-strong -DLR_VERSION='"$(VERSION)"'
 # noseparate-code: one R+X segment for code and constants instead of three
 # page-padded ones; 8 KiB less on x86_64 (budget: SIZE_BUDGET in platform/), still W^X.
 # norelro: a static musl binary has no loader to apply PT_GNU_RELRO (strace
 # shows no mprotect), so the marker only cost a page of padding to align it.
-# -fno-pie, -no-pie: it is a static non-PIE executable; PIE code's indirections
-# only cost size.
+# -fstack-protector-strong: the tracer parses what the command hands it; a
+# smashed stack then aborts instead of returning into the attacker's bytes.
+# -fno-pie, -no-pie: a static non-PIE executable. musl 1.2.3 can link a static
+# PIE (rcrt1.o, ld -static -pie), and it runs on both targets, but its
+# relocations and GOT cost some 8 KiB on x86_64, more than the budget leaves
+# (measured in docs/performance.md).
 LDFLAGS := -static -no-pie -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
            -Wl,-z,norelro
 BIN    := build/$(ARCH)/landlock-run
