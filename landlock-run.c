@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "landlock-run.h"
+#include "trace/trace.h"
 
 static const char usage_text[] =
 	"Usage: landlock-run [OPTION]... -- COMMAND [ARG]...\n"

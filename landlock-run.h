@@ -198,10 +198,6 @@ void give_back_signals(const struct caller *c);
 /* argfile.c */
 void expand_argfiles(int *argc, char ***argv, const char ***from);
 
-/* trace.c: --explain and --learn. Returns in the child, which goes on to
- * exec COMMAND; the parent traces it and exits with its status. */
-void trace(const struct policy *p, int ruleset);
-
 static inline int tracing(const struct request *r)
 {
 	return r->explain || r->explain_json || r->learn;

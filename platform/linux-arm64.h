@@ -17,7 +17,7 @@
 	}
 
 /*
- * The calls --explain and --learn watch (calls.c), with their numbers in the
+ * The calls --explain and --learn watch (trace/calls.c), with their numbers in the
  * generic table aarch64 uses (tests/explain-run.bats checks them against
  * musl's). It has none of the legacy path calls (open, creat, mkdir, mknod,
  * symlink, unlink, rmdir, rename, link): -1, the *at forms do their work.

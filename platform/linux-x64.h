@@ -21,7 +21,7 @@
 	}
 
 /*
- * The calls --explain and --learn watch (calls.c), with their numbers in the
+ * The calls --explain and --learn watch (trace/calls.c), with their numbers in the
  * native table (tests/explain-run.bats checks them against musl's). x86_64
  * keeps the legacy path calls (open, mkdir, rename, ...) beside their *at
  * forms; programs use both.

@@ -30,6 +30,7 @@ build() {
 	mkdir -p "$out"
 	for f in "${srcs[@]}"; do
 		objs+=("$out/${f%.c}.o")
+		mkdir -p "${objs[-1]%/*}"
 		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
 			-include tests/fuzz/hooks.h -c "$src/$f" -o "${objs[-1]}" || return 1
 	done
@@ -65,7 +66,7 @@ mutant() {
 	local name=$1 file=$2 expr=$3 dir="$build/mutant-$1"
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	cp -r "${srcs[@]}" ./*.h platform "$dir/src/"
+	cp --parents "${srcs[@]}" ./*.h trace/*.h platform/* "$dir/src/"
 	sed -i "$expr" "$dir/src/$file"
 	if cmp -s "$file" "$dir/src/$file"; then
 		echo "mutant $name: '$expr' changed nothing in $file (update scripts/fuzz.sh)" >&2

@@ -17,7 +17,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "tracer.h"
 
 ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size)
 {

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "tracer.h"
 
 #define FS(r) LANDLOCK_ACCESS_FS_##r
 

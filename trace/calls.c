@@ -23,7 +23,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "tracer.h"
 
 #define FS(r)  LANDLOCK_ACCESS_FS_##r
 #define NET(r) LANDLOCK_ACCESS_NET_##r

@@ -10,16 +10,17 @@
  *   tracee.c   the tracee's memory, paths and /proc entries, seen from outside
  *   table.c    small hash tables (threads, reported denials, paths)
  */
-#ifndef LR_TRACE_H
-#define LR_TRACE_H
+#ifndef LR_TRACER_H
+#define LR_TRACER_H
 
 #include <limits.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "landlock-run.h"
-#include "seccomp.h"
+#include "../landlock-run.h"
+#include "../seccomp.h"
+#include "trace.h"
 
 /* table.c: open addressing on non-zero 64-bit keys; each record starts
  * with its key. Memory is mapped and grows; nothing is ever freed. */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
-#include "trace.h"
+#include "tracer.h"
 
 #define FS(r) LANDLOCK_ACCESS_FS_##r
 
