@@ -202,7 +202,8 @@ void take_descriptor(int fd, const char *what, struct stat *st)
 		die_errno("%s", what);
 	for (i = 0; i <= STDERR_FILENO; i++)
 		if (fstat(i, &std) == 0 && std.st_dev == st->st_dev && std.st_ino == st->st_ino)
-			die("%s: descriptor %d is the same %s as descriptor %d, which COMMAND holds "
+			die("%s: descriptor %d is the same %s as descriptor %d, which COMMAND "
+			    "holds "
 			    "too",
 			    what, fd, S_ISFIFO(st->st_mode) ? "pipe" : "file", i);
 	/* musl's fcntl() would bring its F_DUPFD emulation along */
@@ -217,8 +218,7 @@ void take_descriptor(int fd, const char *what, struct stat *st)
  * component is), and what is there already must be a regular file of the
  * caller's. Its directory stays open for the tracer.
  */
-void open_report(struct request *r, struct report_target *t, const char *option,
-		 const char *path)
+void open_report(struct request *r, struct report_target *t, const char *option, const char *path)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');

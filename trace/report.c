@@ -45,8 +45,8 @@ void report_create(struct report *r, const struct report_target *t)
 		return;
 	for (i = 0; i < TRIES; i++) {
 		temporary_name(r->tmp, t->name);
-		r->fd = openat(t->dir, r->tmp,
-			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		r->fd = openat(t->dir, r->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0600);
 		if (r->fd >= 0 || errno != EEXIST)
 			break;
 	}

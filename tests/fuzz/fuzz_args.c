@@ -634,7 +634,8 @@ long lr_fuzz_syscall(long nr, ...)
 		/* --status-fd N: only a descriptor of the run's own, never libFuzzer's */
 		int fd = va_arg(ap, int), cmd = va_arg(ap, int);
 
-		ret = fd > fd_baseline ? syscall(nr, fd, cmd, va_arg(ap, long)) : (errno = EBADF, -1);
+		ret = fd > fd_baseline ? syscall(nr, fd, cmd, va_arg(ap, long))
+				       : (errno = EBADF, -1);
 	} else {
 		finding("syscall %ld: the stand-in does not know it", nr);
 	}
