@@ -68,6 +68,7 @@
 #undef realloc
 #undef free
 #undef mmap
+#undef munmap
 #undef mremap
 #undef main
 
@@ -478,6 +479,11 @@ void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t of
 }
 
 /* @FILE texts grow by mremap: model it as realloc of the tracked block. */
+int lr_fuzz_munmap(void *addr, size_t len)
+{
+	return munmap(addr, len);
+}
+
 void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...)
 {
 	void *p;
