@@ -11,9 +11,9 @@
  *                            a buffer that is the path "\1" (created in the
  *                            working directory) and an abstract AF_UNIX
  *                            address, with flags 127, the length a forged
- *                            connect would read (past sun_path). Then opens
- *                            FILE for writing with open(2), which the filter
- *                            does not touch. Prints that open's outcome.
+ *                            connect would read (past sun_path). Then makes
+ *                            the directory FILE with mkdirat(2), which the
+ *                            filter does not touch. Prints its outcome.
  *   hostile untraced         clone(CLONE_UNTRACED|SIGCHLD): a child that
  *                            PTRACE_O_TRACEFORK would not follow
  *   hostile creates DIR N    open(DIR/fI, O_CREAT) for I = 0..N-1, one process;
@@ -87,7 +87,7 @@ static int forge(const char *file)
 		return 1;
 	for (row = 0; row < 64; row++)
 		syscall(SYS_openat, (long)AT_FDCWD, buffer, 127L, 0600L, 0L, row);
-	return outcome(syscall(SYS_open, file, (long)(O_WRONLY | O_CREAT | O_CLOEXEC), 0600L));
+	return outcome(syscall(SYS_mkdirat, (long)AT_FDCWD, file, 0700L));
 }
 
 static int untraced(void)

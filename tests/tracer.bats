@@ -36,7 +36,7 @@ teardown() {
 	assert_equal "$output" EACCES
 	# The openat row is the call itself: that one is genuine, and so is the open.
 	assert_equal "$denied" "$(printf '%s\n' "make_reg $d/no/\\x01 (openat by hostile): allow with --rw $d/no" \
-		"make_reg $d/genuine (open by hostile): allow with --rw $d")"
+		"make_dir $d/genuine (mkdirat by hostile): allow with --rw $d")"
 	assert_equal "$(grep -c '' "$J")" 2
 }
 

@@ -197,8 +197,8 @@ int tracer_follows(const struct tracer *tr, pid_t pid)
 /* An argument as a hostile command would set it. */
 static uint64_t argument(uint8_t kind, uint8_t value, size_t size)
 {
-	static const uint64_t lengths[] = {0, 1, 2, 16, 108, 109, 110, 111, 127, 128, 129, 4095,
-					   4096, 4097, 1UL << 31, ~0ULL};
+	static const uint64_t lengths[] = {0,	1,   2,	  16,	108,  109,  110,       111,
+					   127, 128, 129, 4095, 4096, 4097, 1UL << 31, ~0ULL};
 	static const long fds[] = {AT_FDCWD, 0, 1, 2, -1, 1 << 30};
 
 	switch (kind % 8) {
@@ -281,8 +281,8 @@ static void policy_for(struct policy *p, uint8_t mode, struct grant *grants)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
-	memory = mmap(NULL, MEMORY + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		      -1, 0);
+	memory = mmap(NULL, MEMORY + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		      0);
 	if (memory == MAP_FAILED || mprotect(memory + MEMORY, 4096, PROT_NONE))
 		abort();
 	sockets[0] = socket(AF_INET, SOCK_DGRAM, 0);
