@@ -553,7 +553,7 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 		edit_environment(p->asked.env, p->asked.nenv);
 	give_back_signals(caller);
 	if (!tracing(&p->asked))
-		status_running(p, getpid());
+		status_running(p, 0);
 	execvp(command[0], command);
 	err = errno;
 	hold_signals(&ours);

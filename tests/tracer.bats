@@ -200,3 +200,21 @@ teardown() {
 	assert_equal "$status" 2
 	assert_denied "write_file,truncate $d/no/command-out (openat by sh): allow with --rw $d/no/command-out"
 }
+
+@test "a plain run executes none of the tracer: exactly the system calls of the confinement path" {
+	[ "$(id -u)" -eq 0 ] || skip "the list is root's (an unprivileged caller has no capability to drop)"
+	command -v strace >/dev/null || skip "no strace"
+	run -0 strace -qq -o "$d/trace" "$LR" --ro / --rw "$d/ok" --rw /dev/null -- /bin/true
+	# The launcher's calls up to the exec of the command, the bounding-set drops as one.
+	run -0 "$PYTHON" -c 'import re, sys
+calls = [re.match(r"(\w+)\((.*)", l) for l in open(sys.argv[1])]
+names = []
+for m in calls[1:]:
+    name = m[1] + (" CAPBSET_DROP" if m[2].startswith("PR_CAPBSET_DROP") else "")
+    if name == "execve":
+        break
+    if not names or names[-1] != name or "CAPBSET" not in name:
+        names.append(name)
+print(" ".join(names))' "$d/trace"
+	assert_output "arch_prctl set_tid_address rt_sigaction mmap landlock_create_ruleset landlock_create_ruleset openat landlock_add_rule openat landlock_add_rule openat landlock_add_rule fstat landlock_add_rule close_range prctl landlock_restrict_self close seccomp capget prctl CAPBSET_DROP capset rt_sigaction"
+}
