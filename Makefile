@@ -18,7 +18,7 @@ include $(PLATFORM)
 
 # The plain run's code first, the tracer's (--explain, --learn) after it: a run that
 # does not trace touches fewer pages.
-SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c seccomp.c inherit.c out.c interp.c \
+SRCS   := landlock-run.c argfile.c probe.c grants.c hide.c abi.c seccomp.c inherit.c out.c interp.c \
           $(addprefix trace/,trace.c explain.c perm.c learn.c calls.c tracee.c table.c)
 HDRS   := landlock.h landlock-run.h seccomp.h $(wildcard platform/*.h trace/*.h)
 CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static -fno-pie \
