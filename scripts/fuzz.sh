@@ -116,5 +116,7 @@ tally_check "fuzz: catches a filter without the i386 ABI" mutant i386 platform/l
 	'/{AUDIT_ARCH_I386, {54, 0, 0}},/d'
 tally_check "fuzz: catches an environment edited out of order" mutant env inherit.c \
 	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/'
+tally_check "fuzz: catches a rule on a directory above a hidden path" mutant hide hide.c \
+	's/^\t\tfound = 1;$/\t\tfound = 0;/'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_total
