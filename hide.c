@@ -249,7 +249,7 @@ static int leads_to_hidden(const struct request *r, const char *d, size_t len, c
 /* One grant's walk around the hidden paths beneath it. */
 struct walk {
 	const struct policy *p;
-	int grant; /* its descriptor, */
+	int grant;  /* its descriptor, */
 	size_t len; /* the length of its canonical path */
 	uint64_t rights;
 	hide_rule_fn *fn;
