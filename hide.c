@@ -311,7 +311,10 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 {
 	char buf[8192];
 	long n, off, entries = 0;
-	int dir = open_on_way(w, h->canon, len);
+	int dir;
+
+	close_batch(&w->batch); /* room for the directory under a low descriptor limit */
+	dir = open_on_way(w, h->canon, len);
 
 	if (dir < 0 && errno == ENOENT)
 		return 0;
