@@ -443,10 +443,9 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 /*
  * The one allocation, owned by main: at most one grant, one hidden path and
  * one environment edit per argument, and an 8 KiB port bitmap per kind of
- * port rule. An
- * anonymous mapping is zero-filled on first touch, so a bitmap costs nothing
- * unless ports of its kind are listed, and musl's malloc stays out of the
- * binary.
+ * port rule. An anonymous mapping is zero-filled on first touch, so a bitmap
+ * costs nothing unless ports of its kind are listed, and musl's malloc stays
+ * out of the binary.
  */
 static void allocate(struct request *r, size_t nargs)
 {
