@@ -152,9 +152,7 @@ const char *first_in_path(const char *name, char *buf)
 int exec_stop(const char *file, const char **role, char *path, char *canon)
 {
 	static const char *const roles[] = {NULL, "its #! interpreter", "its ELF interpreter"};
-	int fd, kind = 0, depth;
-	char link[40], num[24];
-	ssize_t n;
+	int fd, kind = 0, depth, n;
 
 	join(path, PATH_MAX, file, NULL);
 	for (depth = 0; depth < 3; depth++) {
@@ -173,10 +171,10 @@ int exec_stop(const char *file, const char **role, char *path, char *canon)
 	if (depth == 3 || errno != EACCES || access(path, R_OK | X_OK))
 		return 0;
 	fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
-	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
-	n = fd < 0 ? -1 : readlink(link, canon, PATH_MAX - 1);
+	n = fd < 0 ? -1 : path_of_fd(fd, canon);
 	if (fd >= 0)
 		close(fd);
-	copy_span(canon, PATH_MAX, n > 0 ? canon : path, n > 0 ? (size_t)n : strlen(path));
+	if (n <= 0)
+		copy_span(canon, PATH_MAX, path, strlen(path));
 	return STOP_DENIED;
 }
