@@ -325,7 +325,9 @@ static void put_header(struct out *o, const struct learner *l, unsigned skipped)
 		if (skipped & 1U << i)
 			outf(o, "# not granted: %s\n", notes[i]);
 	if (l->unseen)
-		outf(o, "# not seen: %lu calls of processes that made themselves non-dumpable (%s[%s])\n",
+		outf(o,
+		     "# not seen: %lu calls of processes that made themselves non-dumpable "
+		     "(%s[%s])\n",
 		     l->unseen, l->first_unseen.comm, l->first_unseen.pid);
 }
 
