@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -66,6 +67,8 @@ static const char usage_text[] =
 	"  --learn FILE         run COMMAND WITHOUT THE SANDBOX (trusted commands only)\n"
 	"                       and write the policy it needs to FILE, to run it again\n"
 	"                       with landlock-run @FILE -- COMMAND\n"
+	"                       (FILE: never through a symlink, replaced whole, mode\n"
+	"                       0600, outside every write grant; or /dev/fd/N, a pipe)\n"
 	"Process:\n"
 	"  --keep-caps          keep the caller's capabilities (dangerous: root stays root)\n"
 	"  --new-session        run COMMAND in a new session: no controlling terminal\n"
@@ -81,8 +84,12 @@ static const char usage_text[] =
 	"  --json               with --probe, print one JSON object\n"
 	"  -v, --verbose        print the effective policy to stderr before running;\n"
 	"                       with --probe, also the whole report on stdout\n"
+	"  --status-fd FD       report on descriptor FD (above 2, which COMMAND never\n"
+	"                       holds) as JSON lines whether and how COMMAND ran\n"
 	"  @FILE                before --: the arguments in FILE, one per line (lines\n"
-	"                       empty or starting with # are skipped)\n"
+	"                       empty or starting with # are skipped); FILE must be\n"
+	"                       yours or root's, writable by no one else, outside\n"
+	"                       every write grant\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
 	"\n"
@@ -120,6 +127,7 @@ enum option_id {
 	OPT_CLEARENV,
 	OPT_SETENV,
 	OPT_UNSETENV,
+	OPT_STATUS_FD,
 };
 
 static const struct option options[] = {
@@ -153,6 +161,7 @@ static const struct option options[] = {
 	{"clearenv", no_argument, NULL, OPT_CLEARENV},
 	{"setenv", required_argument, NULL, OPT_SETENV},
 	{"unsetenv", required_argument, NULL, OPT_UNSETENV},
+	{"status-fd", required_argument, NULL, OPT_STATUS_FD},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -320,6 +329,24 @@ static int parse_abi(const char *text, const char *at)
 	return (int)n;
 }
 
+/* --status-fd: an open descriptor above stderr, made close-on-exec at once,
+ * so that COMMAND never holds it and every failure from here on is told. */
+static int status_descriptor(const char *text, const char *at)
+{
+	char *end, what[64];
+	unsigned long n;
+	struct stat st;
+
+	errno = 0;
+	n = strtoul(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || n > INT_MAX)
+		die("--status-fd: invalid descriptor '%s'%s", text, at);
+	join(what, sizeof what, "--status-fd ", text, NULL);
+	take_descriptor((int)n, what, &st);
+	status_start((int)n);
+	return (int)n;
+}
+
 /* VAR=VALUE for --setenv, VAR for --unsetenv: a non-empty name, no '='. */
 static const char *env_edit(const char *option, const char *arg, int assign, const char *at)
 {
@@ -375,6 +402,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_CLEARENV: r->env[r->nenv++] = NULL; break;
 	case OPT_SETENV: r->env[r->nenv++] = env_edit("--setenv", arg, 1, at); break;
 	case OPT_UNSETENV: r->env[r->nenv++] = env_edit("--unsetenv", arg, 0, at); break;
+	case OPT_STATUS_FD: r->status_fd = status_descriptor(arg, at); break;
 	case 'v': r->verbose = 1; break;
 	case 'h': print_stdout(usage_text); exit(0);
 	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
@@ -417,6 +445,8 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 		die("--learn runs COMMAND without the sandbox and writes the policy it needs: "
 		    "remove %s",
 		    policy_option(r));
+	if (r->probe && r->status_fd >= 0)
+		die("--probe runs no command: remove --status-fd");
 	if (r->probe && (dashdash || optind < argc))
 		die("--probe runs no command: remove '%s' and what follows",
 		    dashdash ? "--" : argv[optind]);
@@ -468,7 +498,8 @@ static void parse_args(struct request *r, int argc, char **argv)
 		die("no arguments at all, not even a program name (usage: landlock-run "
 		    "[OPTION]... -- COMMAND [ARG]...)");
 	memset(r, 0, sizeof *r);
-	expand_argfiles(&argc, &argv, &from);
+	r->status_fd = -1;
+	expand_argfiles(r, &argc, &argv, &from);
 	allocate(r, (size_t)argc);
 	opterr = 0;
 	/* '+': stop at the first non-option; ':': report a missing argument. */
@@ -487,6 +518,10 @@ static void parse_args(struct request *r, int argc, char **argv)
 		apply_option(r, c, optarg, at);
 	}
 	check_command(r, argc, argv, from);
+	if (r->explain_json)
+		open_report(r, &r->json_report, "--explain-json", r->explain_json);
+	if (r->learn)
+		open_report(r, &r->learn_report, "--learn", r->learn);
 }
 
 /* The kernel requires no_new_privs of unprivileged callers; set it for root
@@ -517,6 +552,8 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 	if (p->asked.nenv)
 		edit_environment(p->asked.env, p->asked.nenv);
 	give_back_signals(caller);
+	if (!tracing(&p->asked))
+		status_running(p, getpid());
 	execvp(command[0], command);
 	err = errno;
 	hold_signals(&ours);

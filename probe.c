@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -344,11 +345,13 @@ static void listen_pathname(struct probe_env *env)
 	size_t i;
 	int fd;
 
-	for (i = 0; i < sizeof parents / sizeof *parents && !env->dir[0]; i++) {
+	/* mkdtemp(3) would bring a clock and the vDSO lookup for its name */
+	for (i = 0; i < 2 * sizeof parents / sizeof *parents && !env->dir[0]; i++) {
 		path.len = 0;
-		outf(&path, "%s/landlock-run-probe.XXXXXX%c", parents[i], '\0');
+		outf(&path, "%s/landlock-run-probe.XXXXXX%c", parents[i / 2], '\0');
+		random_letters(path.buf + path.len - 7, 6);
 		memcpy(env->dir, path.buf, path.len);
-		if (!mkdtemp(env->dir))
+		if (mkdir(env->dir, 0700))
 			env->dir[0] = '\0';
 	}
 	if (!env->dir[0])
@@ -381,7 +384,7 @@ static void run_self_test(const struct policy *p, struct probe_env *env, struct 
 		die_errno("self-test: cannot reset SIGCHLD");
 	if (pipe2(pipefd, O_CLOEXEC))
 		abort_test(env, "create a pipe");
-	pid = fork();
+	pid = _Fork();
 	if (pid < 0)
 		abort_test(env, "fork");
 	if (pid == 0)
