@@ -108,7 +108,7 @@ test('explain: the command is the launcher\'s child, and the status settles when
 	assert.notEqual(s.pid, child.pid);
 });
 
-test('learn: the command runs unconfined, and says so', async () => {
+test('learn: the command runs unconfined, and says so; a policy it cannot write after the run is executed with 125', async () => {
 	const dir = scratch('learn');
 	mkdirSync(join(dir, 'out'));
 	const { status, end } = run({ learn: join(dir, 'build.policy') }, ['touch', join(dir, 'out', 'f')]);
@@ -116,4 +116,11 @@ test('learn: the command runs unconfined, and says so', async () => {
 	const s = await status;
 	assert.deepEqual([s.executed, s.enforcement, s.status], [true, 'none', null]);
 	assert.ok(existsSync(join(dir, 'build.policy')));
+	// the command removes the directory the policy was to be written in
+	const gone = run({ learn: join(dir, 'out', 'build.policy') }, ['rm', '-r', join(dir, 'out')]);
+	const r = await gone.end;
+	const g = await gone.status;
+	assert.equal(r.code, 125);
+	assert.deepEqual([g.executed, g.enforcement, g.status, g.error], [true, 'none', 125, r.stderr.replace(/\n$/, '')]);
+	assert.match(g.error, /^landlock-run: cannot write the --learn file /);
 });
