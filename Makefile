@@ -18,9 +18,9 @@ include $(PLATFORM)
 
 # The plain run's code first, the tracer's (--explain, --learn) after it: a run that
 # does not trace touches fewer pages.
-SRCS   := landlock-run.c argfile.c probe.c grants.c guard.c abi.c seccomp.c inherit.c out.c \
-          interp.c $(addprefix trace/,trace.c explain.c perm.c learn.c calls.c tracee.c table.c \
-          report.c)
+SRCS   := landlock-run.c argfile.c probe.c grants.c hide.c guard.c abi.c seccomp.c inherit.c \
+          out.c interp.c $(addprefix trace/,trace.c watch.c box.c explain.c perm.c learn.c \
+          calls.c tracee.c table.c report.c)
 HDRS   := landlock.h landlock-run.h seccomp.h $(wildcard platform/*.h trace/*.h)
 CFLAGS := -std=c11 -Oz -Wall -Wextra -Werror -static -fno-pie \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
@@ -40,12 +40,12 @@ LDFLAGS := -static -no-pie -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,nosep
 BIN    := build/$(ARCH)/landlock-run
 
 # The test helpers (tests/*.c), built once here, never in a bats file. tryop and
-# tty are static, by the launcher's compiler, so the kernel-matrix guest and
+# tty (and hostile) are static, by the launcher's compiler, so the kernel-matrix guest and
 # qemu-user run them too. fault needs the kernel's seccomp headers, which musl-gcc cannot
 # see: the host's cc builds it, for the host only.
 HOSTCC        ?= cc
 HELPER_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-HELPERS       := build/$(ARCH)/tryop build/$(ARCH)/tty
+HELPERS       := build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/hostile
 ifeq ($(ARCH),$(HOST_ARCH))
 HELPERS += build/$(ARCH)/fault build/$(ARCH)/fakeabi
 endif
@@ -74,7 +74,7 @@ landlock-run: build/$(HOST_ARCH)/landlock-run
 
 test-helpers: $(HELPERS)
 
-build/$(ARCH)/tryop build/$(ARCH)/tty: build/$(ARCH)/%: tests/%.c tests/errnames.h landlock.h $(PLATFORM) Makefile
+build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/hostile: build/$(ARCH)/%: tests/%.c tests/errnames.h landlock.h seccomp.h $(PLATFORM) Makefile
 	$(call need,$(CC))
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ $<
@@ -101,6 +101,7 @@ build/sanitize/landlock-run: $(SRCS) $(HDRS) tests/sanitize/hooks.c VERSION Make
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -Wall -Wextra -Werror -DLR_VERSION='"$(VERSION)"' \
+		-DLR_TRACER_DEFAULT=SECCOMP_RET_LOG \
 		-o $@ $(SRCS) tests/sanitize/hooks.c
 
 # make bench's floors (scripts/bench/floor.c: exec only, with the bare Landlock

@@ -173,6 +173,8 @@ void plan_policy(struct policy *p, int kernel_abi)
 	k->file_rights = rights_at(fs_rights, k->abi, RIGHT_ON_FILE);
 	read = rights_at(fs_rights, k->abi, RIGHT_READ);
 	k->handled.handled_access_fs = r->reads_confined ? k->fs_abi : k->fs_abi & ~read;
+	if (r->learn && r->nhidden) /* learning, confined by the hidden paths alone */
+		k->handled.handled_access_fs = read;
 	k->grant_rights[GRANT_RO] = read;
 	k->grant_rights[GRANT_RW] = k->handled.handled_access_fs;
 	k->grant_rights[GRANT_UNIX] = k->fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX;

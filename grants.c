@@ -30,10 +30,6 @@ struct open_how_v0 {
 };
 #define RESOLVE_NO_SYMLINKS 0x04
 
-/* Descriptors closed per close_range: few enough to stay in the kernel's
- * first descriptor table (64 slots), many enough to make closing cheap. */
-#define CLOSE_BATCH 32
-
 void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
 	       int optional)
 {
@@ -44,7 +40,7 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 	g->kind = kind;
 	g->optional = optional;
 	if (kind == GRANT_RO)
-		r->reads_confined = 1;
+		r->reads_confined = r->reads_granted = 1;
 }
 
 /* The bad item, and the whole list only when it says more than the item. */
@@ -119,14 +115,10 @@ void add_ports(struct ports *ports, const char *option, const char *list, const 
  * kernel hands them out (lowest free number first). Each run of
  * consecutive numbers is closed with one system call; a number the
  * launcher did not open is never in a run, so a descriptor the caller
- * passed down stays open.
+ * passed down stays open. Few enough to stay in the kernel's first
+ * descriptor table (64 slots), many enough to make closing cheap.
  */
-struct fd_batch {
-	int fd[CLOSE_BATCH];
-	int n;
-};
-
-static void close_batch(struct fd_batch *b)
+void close_batch(struct fd_batch *b)
 {
 	int i, first;
 
@@ -140,33 +132,35 @@ static void close_batch(struct fd_batch *b)
 	b->n = 0;
 }
 
-static void add_to_batch(struct fd_batch *b, int fd)
+void add_to_batch(struct fd_batch *b, int fd)
 {
 	b->fd[b->n++] = fd;
-	if (b->n == CLOSE_BATCH)
+	if (b->n == (int)(sizeof b->fd / sizeof b->fd[0]))
 		close_batch(b);
+}
+
+/* openat, or with NO_SYMLINKS openat2 refusing every symlink on the way (the
+ * last one too) with ELOOP. openat, because musl's open() spends an fcntl on
+ * O_CLOEXEC for old kernels. */
+int open_at(int dirfd, const char *path, int flags, int no_symlinks)
+{
+	struct open_how_v0 how = {(uint64_t)flags | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS};
+
+	if (no_symlinks)
+		return (int)syscall(__NR_openat2, dirfd, path, &how, sizeof how);
+	return openat(dirfd, path, flags | O_CLOEXEC);
 }
 
 /* O_PATH follows symlinks: the target is what gets granted, unless
- * --no-symlinks refuses every symlink on the way (the last one too). */
-int open_path(const char *path, int no_symlinks, int flags)
-{
-	struct open_how_v0 how = {O_PATH | O_CLOEXEC | (unsigned)flags, 0, RESOLVE_NO_SYMLINKS};
-
-	if (no_symlinks)
-		return (int)syscall(__NR_openat2, AT_FDCWD, path, &how, sizeof how);
-	return openat(AT_FDCWD, path, O_PATH | O_CLOEXEC | flags);
-}
-
-/* openat, because musl's open() spends an fcntl on O_CLOEXEC for old
- * kernels. Under a low descriptor limit, closing the open run makes room. */
+ * --no-symlinks refuses every symlink on the way. Under a low descriptor
+ * limit, closing the open run makes room. */
 static int open_grant(const struct grant *g, int no_symlinks, struct fd_batch *b)
 {
-	int fd = open_path(g->path, no_symlinks, 0);
+	int fd = open_at(AT_FDCWD, g->path, O_PATH, no_symlinks);
 
 	if (fd < 0 && errno == EMFILE && b->n > 0) {
 		close_batch(b);
-		fd = open_path(g->path, no_symlinks, 0);
+		fd = open_at(AT_FDCWD, g->path, O_PATH, no_symlinks);
 	}
 	if (fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
 		return -1;
@@ -212,48 +206,99 @@ static uint64_t add_path_rule(const struct policy *p, int ruleset, const struct 
 	return rights;
 }
 
-/* -v: what the user wrote, what it resolved to, the rights it got. */
-static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t rights)
+int path_of_fd(int fd, char *out)
 {
-	struct out proc = {.fd = -1};
-	char target[PATH_MAX];
+	char link[40], num[24];
 	ssize_t n;
+
+	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	n = readlink(link, out, PATH_MAX - 1);
+	if (n >= 0)
+		out[n] = '\0';
+	return (int)n;
+}
+
+/* -v: what the user wrote, what it resolved to, the rights it got; on how
+ * many entries around the hidden paths when it was expanded (else -1). */
+static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t rights, long entries)
+{
+	char target[PATH_MAX];
 
 	outf(o, "landlock-run grant: %s %s", g->option, g->path);
 	if (fd < 0) {
 		outf(o, ": skipped, it does not exist\n");
 		return;
 	}
-	outf(&proc, "/proc/self/fd/%d", fd);
-	proc.buf[proc.len] = '\0';
-	n = readlink(proc.buf, target, sizeof target);
-	if (n < 0)
-		die_errno("cannot read %s for %s path %s", proc.buf, g->option, g->path);
-	outf(o, " -> %.*s: ", (int)n, target);
+	if (path_of_fd(fd, target) < 0)
+		die_errno("cannot read /proc/self/fd/%d for %s path %s", fd, g->option, g->path);
+	outf(o, " -> %s: ", target);
 	put_names(o, fs_rights, rights, 0);
-	outf(o, "%s\n", rights ? "" : "none"); /* --unix below ABI 9 */
+	outf(o, "%s", rights ? "" : "none"); /* --unix below ABI 9 */
+	if (entries >= 0)
+		outf(o, " on %ld entries around the hidden paths", entries);
+	outf(o, "\n");
 }
+
+struct kernel_sink {
+	int ruleset;
+	struct hidden *hidden; /* counts the rules of each walk, for -v */
+};
+
+static int add_entry_rule(void *ctx, int fd, uint64_t rights, size_t hidden)
+{
+	struct kernel_sink *s = ctx;
+	struct landlock_path_beneath_attr rule = {.allowed_access = rights, .parent_fd = fd};
+
+	s->hidden[hidden].rules++;
+	return (int)landlock_add_rule(s->ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+}
+
+/* A grant's rules: one on its path, or, with hidden paths beneath it, one on
+ * each entry around them (hide.c); *ENTRIES says how many, or -1. */
+static uint64_t add_grant_rules(const struct policy *p, int ruleset, const struct grant *g, int fd,
+				long *entries)
+{
+	struct kernel_sink sink = {ruleset, p->asked.hidden};
+	char canon[PATH_MAX];
+	uint64_t rights = p->kernel.grant_rights[g->kind];
+
+	if (!grant_hides(p, g, fd, canon))
+		return add_path_rule(p, ruleset, g, fd);
+	*entries = (long)expand_grant(p, fd, canon, rights, add_entry_rule, &sink);
+	return rights;
+}
+
+/* Without --ro, --hide confines reading to all but the hidden paths: an
+ * implied --ro / is walked around them like any other. */
+static const struct grant implied = {"--hide implies --ro", "/", GRANT_RO, 0};
 
 static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose)
 {
+	const struct request *r = &p->asked;
 	struct fd_batch batch = {.n = 0};
-	size_t i;
+	size_t i, n = r->ngrants + (r->nhidden && !r->reads_granted);
 
-	for (i = 0; i < p->asked.ngrants; i++) {
-		const struct grant *g = &p->asked.grants[i];
-		int fd = open_grant(g, p->asked.no_symlinks, &batch);
+	for (i = 0; i < n; i++) {
+		const struct grant *g = i < r->ngrants ? &r->grants[i] : &implied;
+		int fd = open_grant(g, r->no_symlinks, &batch);
 		uint64_t rights = 0;
+		long entries = -1;
 
 		if (fd >= 0 && p->asked.guards && g->kind != GRANT_RO)
 			check_guards(&p->asked, g, fd);
 		if (fd >= 0)
-			rights = add_path_rule(p, ruleset, g, fd);
+			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, &entries)
+					    : add_path_rule(p, ruleset, g, fd);
 		if (verbose)
-			print_grant(verbose, g, fd, rights);
+			print_grant(verbose, g, fd, rights, entries);
 		if (fd >= 0)
 			add_to_batch(&batch, fd);
 	}
 	close_batch(&batch);
+	for (i = 0; verbose && i < r->nhidden; i++)
+		outf(verbose, "landlock-run hide: --hide %s -> %s%s: %zu rules\n",
+		     r->hidden[i].path, r->hidden[i].canon,
+		     r->hidden[i].exists ? "" : " (does not exist)", r->hidden[i].rules);
 }
 
 /* The rights listed for PORT: kind i is the right 1 << i (net_rights[]). */

@@ -247,7 +247,7 @@ void open_report(struct request *r, struct report_target *t, const char *option,
 		copy_span(dir, sizeof dir, path, slash == path ? 1 : (size_t)(slash - path));
 	else
 		join(dir, sizeof dir, ".", NULL);
-	t->dir = open_path(dir, r->no_symlinks, O_DIRECTORY);
+	t->dir = open_at(AT_FDCWD, dir, O_PATH | O_DIRECTORY, r->no_symlinks);
 	if (t->dir < 0 && r->no_symlinks && errno == ELOOP)
 		die("%s %s goes through a symlink (--no-symlinks)", option, path);
 	if (t->dir < 0)

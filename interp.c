@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "landlock-run.h"
@@ -65,6 +66,47 @@ static int elf_interp(int fd, const unsigned char *buf, size_t n, char *out, siz
 	return 0;
 }
 
+/*
+ * A file named by the command, open for reading only if it is a regular
+ * file: found with O_PATH, which opens nothing, checked with fstat, and
+ * opened again through that descriptor (/proc/self/fd/N), so it cannot be
+ * swapped meanwhile. A FIFO cannot hang the launcher nor a device be
+ * opened by it. Where /proc is out of reach (the sandboxed plain run) it
+ * is opened again by path, non-blocking, and must be the same file.
+ */
+int open_regular(const char *path)
+{
+	char link[40], num[24];
+	struct stat st, again;
+	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC), file, err;
+
+	if (fd < 0)
+		return -1;
+	/* ENOEXEC: not for the sandbox to allow, as the kernel's exec says too */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = ENOEXEC;
+		return -1;
+	}
+	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	file = openat(AT_FDCWD, link, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (file < 0 && errno != ENOENT && errno != EACCES)
+		goto out;
+	if (file < 0)
+		file = openat(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (file >= 0 &&
+	    (fstat(file, &again) || again.st_dev != st.st_dev || again.st_ino != st.st_ino)) {
+		close(file);
+		file = -1;
+		errno = ENOEXEC;
+	}
+out:
+	err = errno;
+	close(fd);
+	errno = err;
+	return file;
+}
+
 /* The interpreter FD's file asks for, in OUT: INTERP_SHEBANG or INTERP_ELF;
  * none or unreadable: 0. */
 int read_interpreter(int fd, char *out, size_t size)
@@ -110,16 +152,14 @@ const char *first_in_path(const char *name, char *buf)
 int exec_stop(const char *file, const char **role, char *path, char *canon)
 {
 	static const char *const roles[] = {NULL, "its #! interpreter", "its ELF interpreter"};
-	int fd, kind = 0, depth;
-	char link[40], num[24];
-	ssize_t n;
+	int fd, kind = 0, depth, n;
 
 	join(path, PATH_MAX, file, NULL);
 	for (depth = 0; depth < 3; depth++) {
 		*role = roles[kind];
 		if (kind && access(path, F_OK))
 			return STOP_MISSING;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open_regular(path);
 		if (fd < 0)
 			break;
 		kind = read_interpreter(fd, canon, PATH_MAX);
@@ -130,11 +170,11 @@ int exec_stop(const char *file, const char **role, char *path, char *canon)
 	}
 	if (depth == 3 || errno != EACCES || access(path, R_OK | X_OK))
 		return 0;
-	fd = open(path, O_PATH | O_CLOEXEC);
-	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
-	n = fd < 0 ? -1 : readlink(link, canon, PATH_MAX - 1);
+	fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	n = fd < 0 ? -1 : path_of_fd(fd, canon);
 	if (fd >= 0)
 		close(fd);
-	copy_span(canon, PATH_MAX, n > 0 ? canon : path, n > 0 ? (size_t)n : strlen(path));
+	if (n <= 0)
+		copy_span(canon, PATH_MAX, path, strlen(path));
 	return STOP_DENIED;
 }

@@ -41,7 +41,11 @@ static const char usage_text[] =
 	"                       create, remove, rename, device ioctl, connect to sockets\n"
 	"  --ro-try PATH        like --ro, but skip PATH when it does not exist\n"
 	"  --rw-try PATH        like --rw, but skip PATH when it does not exist\n"
-	"  --no-symlinks        refuse a grant PATH that goes through a symlink\n"
+	"  --hide PATH          withhold PATH from reading, listing and executing, even\n"
+	"                       beneath --ro (with no --ro, all else stays readable);\n"
+	"                       the directories on the way to it can be entered, not\n"
+	"                       listed, and what is made in them later is unreadable\n"
+	"  --no-symlinks        refuse a grant or hidden PATH that goes through a symlink\n"
 	"Network and IPC:\n"
 	"  --unix PATH          allow connecting to the UNIX socket PATH, or to those\n"
 	"                       beneath the directory PATH (needs ABI 9 to matter)\n"
@@ -66,7 +70,7 @@ static const char usage_text[] =
 	"  --explain-json FILE  the same as JSON, one object per line in FILE\n"
 	"  --learn FILE         run COMMAND WITHOUT THE SANDBOX (trusted commands only)\n"
 	"                       and write the policy it needs to FILE, to run it again\n"
-	"                       with landlock-run @FILE -- COMMAND\n"
+	"                       with landlock-run @FILE -- COMMAND (--hide still hides)\n"
 	"                       (FILE: never through a symlink, replaced whole, mode\n"
 	"                       0600, outside every write grant; or /dev/fd/N, a pipe)\n"
 	"Process:\n"
@@ -121,6 +125,7 @@ enum option_id {
 	OPT_EXPLAIN_JSON,
 	OPT_LEARN,
 	OPT_NO_SYMLINKS,
+	OPT_HIDE,
 	OPT_NEW_SESSION,
 	OPT_DIE_WITH_PARENT,
 	OPT_CLOSE_FDS,
@@ -135,6 +140,7 @@ static const struct option options[] = {
 	{"rw", required_argument, NULL, OPT_RW},
 	{"ro-try", required_argument, NULL, OPT_RO_TRY},
 	{"rw-try", required_argument, NULL, OPT_RW_TRY},
+	{"hide", required_argument, NULL, OPT_HIDE},
 	{"no-symlinks", no_argument, NULL, OPT_NO_SYMLINKS},
 	{"unix", required_argument, NULL, OPT_UNIX},
 	{"tcp-bind", required_argument, NULL, OPT_TCP_BIND},
@@ -374,6 +380,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_RO_TRY: add_grant(r, "--ro-try", arg, GRANT_RO, 1); break;
 	case OPT_RW_TRY: add_grant(r, "--rw-try", arg, GRANT_RW, 1); break;
 	case OPT_UNIX: add_grant(r, "--unix", arg, GRANT_UNIX, 0); break;
+	case OPT_HIDE: add_hidden(r, arg); break;
 	case OPT_TCP_BIND: add_ports(&r->net[NET_TCP_BIND], "--tcp-bind", arg, at); break;
 	case OPT_TCP_CONNECT: add_ports(&r->net[NET_TCP_CONNECT], "--tcp-connect", arg, at); break;
 	case OPT_NO_TCP: no_ports(r, NET_TCP_BIND, NET_TCP_CONNECT, "--no-tcp", at); break;
@@ -464,11 +471,11 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 }
 
 /*
- * The one allocation, owned by main: at most one grant and one environment
- * edit per argument, and an 8 KiB port bitmap per kind of port rule. An
- * anonymous mapping is zero-filled on first touch, so a bitmap costs nothing
- * unless ports of its kind are listed, and musl's malloc stays out of the
- * binary.
+ * The one allocation, owned by main: at most one grant, one hidden path and
+ * one environment edit per argument, and an 8 KiB port bitmap per kind of
+ * port rule. An anonymous mapping is zero-filled on first touch, so a bitmap
+ * costs nothing unless ports of its kind are listed, and musl's malloc stays
+ * out of the binary.
  */
 static void allocate(struct request *r, size_t nargs)
 {
@@ -476,7 +483,8 @@ static void allocate(struct request *r, size_t nargs)
 		uint64_t bits[NET_KINDS][65536 / 64];
 		struct grant grants[];
 	} * arena;
-	size_t size = sizeof *arena + nargs * (sizeof(struct grant) + sizeof(char *));
+	size_t size = sizeof *arena +
+		      nargs * (sizeof(struct grant) + sizeof(struct hidden) + sizeof(char *));
 	int i;
 
 	arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -485,7 +493,8 @@ static void allocate(struct request *r, size_t nargs)
 	for (i = 0; i < NET_KINDS; i++)
 		r->net[i].bits = arena->bits[i];
 	r->grants = arena->grants;
-	r->env = (const char **)(arena->grants + nargs);
+	r->hidden = (struct hidden *)(arena->grants + nargs);
+	r->env = (const char **)(r->hidden + nargs);
 }
 
 static void parse_args(struct request *r, int argc, char **argv)
@@ -546,6 +555,7 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 	char *const *command = p->asked.command;
 	char found[PATH_MAX], path[PATH_MAX], canon[PATH_MAX];
 	const char *role, *file;
+	const struct hidden *hidden;
 	struct caller ours;
 	int err, stop;
 
@@ -553,7 +563,7 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 		edit_environment(p->asked.env, p->asked.nenv);
 	give_back_signals(caller);
 	if (!tracing(&p->asked))
-		status_running(p, getpid());
+		status_running(p, 0);
 	execvp(command[0], command);
 	err = errno;
 	hold_signals(&ours);
@@ -565,6 +575,10 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 		fail(EXIT_NOT_FOUND, "cannot run %s: %s %s does not exist", command[0], role, path);
 	if (err == ENOENT)
 		fail(EXIT_NOT_FOUND, "cannot run %s: command not found", command[0]);
+	hidden = stop == STOP_DENIED ? hidden_at(&p->asked, canon) : NULL;
+	if (err == EACCES && hidden)
+		fail(EXIT_CANNOT_EXEC, "cannot execute %s: %s (%s is hidden by --hide %s)",
+		     command[0], strerror(err), canon, hidden->path);
 	if (err == EACCES && stop == STOP_DENIED && !role)
 		fail(EXIT_CANNOT_EXEC,
 		     "cannot execute %s: %s (the sandbox denies executing %s: grant "
@@ -606,12 +620,13 @@ int main(int argc, char **argv)
 	if (p.asked.die_with_parent)
 		die_with_parent(p.asked.parent);
 	plan_policy(&p, detect_abi());
+	resolve_hidden(&p.asked);
 	if (p.asked.verbose) {
 		verbose = &err;
 		print_policy(&p, verbose);
 	}
-	/* --learn: no sandbox; the parent records what COMMAND uses. */
-	ruleset = p.asked.learn ? -1 : build_ruleset(&p, verbose);
+	/* --learn: no sandbox but --hide; the parent records what COMMAND uses. */
+	ruleset = p.asked.learn && !p.asked.nhidden ? -1 : build_ruleset(&p, verbose);
 	/* Diagnostics only: a closed stderr must not stop the command. */
 	if (verbose)
 		out_flush(verbose);
@@ -619,7 +634,7 @@ int main(int argc, char **argv)
 		answer_probe(&p, ruleset);
 	if (tracing(&p.asked))
 		trace(&p, ruleset); /* the parent stays outside and watches; COMMAND runs below */
-	if (!p.asked.learn)
+	if (ruleset >= 0)
 		enforce(&p, ruleset);
 	if (refuse_tty_injection())
 		die_errno("cannot install the seccomp filter against terminal injection");

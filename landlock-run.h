@@ -6,6 +6,7 @@
  *   probe.c         the self-test behind --probe and its report
  *   grants.c        paths and ports to Landlock rules
  *   guard.c         files the command must not change: policies, reports
+ *   hide.c          --hide: the rules around a hidden path, for grants.c
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
  *   seccomp.c       the filter against terminal injection (TIOCSTI)
  *   inherit.c       what the command inherits: capabilities, session,
@@ -64,6 +65,20 @@ struct ports {
 	uint64_t *bits;	    /* 65536 bits in main's arena, untouched until listed */
 };
 
+/*
+ * --hide PATH, as written and as resolved before any rule is added
+ * (resolve_hidden). A path that does not exist is its nearest existing
+ * ancestor's canonical path with the rest appended as written.
+ */
+struct hidden {
+	const char *path;  /* as the user wrote it */
+	const char *canon; /* canonical: absolute, symlinks resolved */
+	dev_t dev;	   /* of canon, when it exists */
+	ino_t ino;
+	int exists;
+	size_t rules; /* added by build_ruleset's walks, for -v */
+};
+
 static inline int port_listed(const struct ports *ports, unsigned port)
 {
 	return (ports->bits[port / 64] >> (port % 64)) & 1;
@@ -98,7 +113,11 @@ struct report_target {
 struct request {
 	struct grant *grants; /* in command-line order */
 	size_t ngrants;
-	int reads_confined; /* any --ro or --ro-try grant */
+	struct hidden *hidden; /* --hide, in command-line order */
+	size_t nhidden;
+	int reads_confined; /* any --ro or --ro-try grant, or --hide */
+	int reads_granted;  /* any --ro or --ro-try grant: without one, --hide
+			       makes an implicit --ro / to walk around them */
 	struct ports net[NET_KINDS];
 	uint64_t scopes;
 	uint32_t log_flags;
@@ -213,7 +232,36 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 int build_ruleset(const struct policy *p, struct out *verbose);
-int open_path(const char *path, int no_symlinks, int flags); /* O_PATH|FLAGS */
+/* openat(DIRFD, PATH, FLAGS | O_CLOEXEC); NO_SYMLINKS: ELOOP on any symlink */
+int open_at(int dirfd, const char *path, int flags, int no_symlinks);
+int path_of_fd(int fd, char *out); /* FD's canonical path (PATH_MAX) and its length, or -1 */
+
+/* Descriptors to close in runs of consecutive numbers, one close_range each:
+ * a number the launcher did not open is never in a run. */
+struct fd_batch {
+	int fd[32];
+	int n;
+};
+void add_to_batch(struct fd_batch *b, int fd);
+void close_batch(struct fd_batch *b);
+
+/* hide.c: --hide. A read-side grant that holds hidden paths adds no rule of
+ * its own but one per entry of each directory on the way down to each of them
+ * but the entry that leads to it. expand_grant walks them and calls FN with
+ * each entry's descriptor (opened O_PATH without following a symlink, closed
+ * after FN returns), the rights it gets and the index in r->hidden of the
+ * hidden path whose walk found it; FN returns 0, or -1 with errno set. The
+ * tracer can call it with its own FN to rebuild the same (dev, ino, rights). */
+typedef int hide_rule_fn(void *ctx, int fd, uint64_t rights, size_t hidden);
+void add_hidden(struct request *r, const char *path);
+void resolve_hidden(struct request *r); /* fills canon, dev, ino, exists */
+/* 1 when hidden paths lie beneath the grant G, opened as FD: it is to be
+ * expanded, at CANON (PATH_MAX, filled); a contradiction is a usage error. */
+int grant_hides(const struct policy *p, const struct grant *g, int fd, char *canon);
+size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t rights,
+		    hide_rule_fn *fn, void *ctx);
+/* The hidden path CANON is, or is beneath; NULL if none. */
+const struct hidden *hidden_at(const struct request *r, const char *canon);
 
 /* seccomp.c: TIOCSTI and TIOCLINUX fail with EPERM from now on, on every
  * system-call ABI; needs no_new_privs. 0, or -1 and errno. */
@@ -255,6 +303,7 @@ static inline int tracing(const struct request *r)
 /* interp.c: the #! or ELF interpreter FD's file names; why an exec failed */
 enum { INTERP_SHEBANG = 1, INTERP_ELF = 2 };
 enum { STOP_DENIED = 1, STOP_MISSING = 2 };
+int open_regular(const char *path);
 int read_interpreter(int fd, char *out, size_t size);
 const char *first_in_path(const char *name, char *buf);
 int exec_stop(const char *file, const char **role, char *path, char *canon);

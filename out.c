@@ -387,7 +387,8 @@ void status_start(int fd)
 	status.fd = fd;
 }
 
-/* Before exec: the pid COMMAND runs as and what confines it. */
+/* Before exec: the pid COMMAND runs as (0: this process's) and what
+ * confines it. Without --status-fd, not a system call. */
 void status_running(const struct policy *p, pid_t pid)
 {
 	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
@@ -395,7 +396,7 @@ void status_running(const struct policy *p, pid_t pid)
 
 	if (status.fd < 0)
 		return;
-	kv_int(&kv, "pid", pid);
+	kv_int(&kv, "pid", pid ? pid : getpid());
 	kv_int(&kv, "abi", p->kernel.kernel_abi);
 	kv_int(&kv, "abi_used", p->kernel.abi);
 	kv_word(&kv, "enforcement",

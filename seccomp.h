@@ -42,6 +42,7 @@ struct sock_fprog {
 #define SECCOMP_RET_KILL_PROCESS 0x80000000U
 #define SECCOMP_RET_TRACE	 0x7ff00000U
 #define SECCOMP_RET_ERRNO	 0x00050000U
+#define SECCOMP_RET_LOG		 0x7ffc0000U
 #define SECCOMP_RET_ALLOW	 0x7fff0000U
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS: A = data[k] (32 bits) */

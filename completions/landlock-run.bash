@@ -25,7 +25,7 @@ _landlock_run() {
 		return
 	fi
 	case $prev in
-	--ro | --rw | --ro-try | --rw-try | --unix | --explain-json | --learn)
+	--ro | --rw | --ro-try | --rw-try | --hide | --unix | --explain-json | --learn)
 		compopt -o filenames
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
@@ -44,7 +44,7 @@ _landlock_run() {
 		[[ $prev == --setenv ]] && compopt -o nospace && COMPREPLY=("${COMPREPLY[@]/%/=}")
 		return ;;
 	esac
-	local options='--ro --rw --ro-try --rw-try --no-symlinks --unix --tcp-bind --tcp-connect
+	local options='--ro --rw --ro-try --rw-try --hide --no-symlinks --unix --tcp-bind --tcp-connect
 		--no-tcp --udp-bind --udp-connect --no-udp --scope --log-subprocesses --no-log
 		--no-log-nested --explain --explain-json --learn --keep-caps --new-session
 		--die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe

@@ -47,6 +47,9 @@ if [ "$tally_fail" -gt 0 ]; then
 	exit 1
 fi
 (cd "$g" && seq 0 9999 | xargs mkdir)
+mkdir -p "$home/.ssh"
+(cd "$home" && seq 1 100 | sed 's/^/d/' | xargs mkdir && seq 1 99 | sed 's/^/f/' | xargs touch)
+echo secret >"$home/.ssh/id_ed25519"
 mkdir -p "$out/compile"
 python3 "$steps/compile.py" "$out/compile/big.c"
 tally_run checks "$steps/checks.sh"

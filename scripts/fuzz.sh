@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# make fuzz: fuzz landlock-run's command line with libFuzzer for FUZZ_SECONDS
-# (default 60) under ASan and UBSan (tests/fuzz/fuzz_args.c says what counts
-# as a finding). Before that, deliberately broken launchers must be caught
-# by the harness, so a clean run means something. A finding leaves its input
-# in .cache/fuzz/ (replay: build/fuzz/fuzz_args FILE). Ends with one line
-# "N passed, N failed".
+# make fuzz: fuzz landlock-run's command line (tests/fuzz/fuzz_args.c) and the
+# tracer's decoders of forged stops (tests/fuzz/fuzz_trace.c) with libFuzzer,
+# FUZZ_SECONDS (default 60) each, under ASan and UBSan (each harness says what
+# counts as a finding). Before that, deliberately broken launchers must be
+# caught by the harnesses, so a clean run means something. A finding leaves
+# its input in .cache/fuzz/ (replay: build/fuzz/fuzz_args FILE, or
+# fuzz_trace). Ends with one line "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/tally.sh
@@ -34,10 +35,34 @@ build() {
 		clang "${flags[@]}" -Wno-return-type "$@" -DLR_VERSION="\"$(cat VERSION)\"" \
 			-include tests/fuzz/hooks.h -c "$src/$f" -o "${objs[-1]}" || return 1
 	done
-	for f in fuzz_args process; do
+	for f in fuzz_args process fuzz_trace; do
 		clang "${flags[@]}" -c "tests/fuzz/$f.c" -o "$out/$f.o" || return 1
 	done
-	clang "${flags[@]}" -o "$out/fuzz_args" "${objs[@]}" "$out/fuzz_args.o" "$out/process.o"
+	clang "${flags[@]}" -o "$out/fuzz_args" "${objs[@]}" "$out/fuzz_args.o" "$out/process.o" &&
+		# the tracer's files and what they use, without main and the ptrace loop
+		clang "${flags[@]}" -o "$out/fuzz_trace" \
+			$(printf '%s\n' "${objs[@]}" | grep -vE '/(landlock-run|trace/trace)\.o$') \
+			"$out/fuzz_trace.o"
+}
+
+# The tracer's seeds: forged calls of every row, each with a connect to a
+# 127-byte abstract address (the overflow a forged stop once caused), a path
+# at the guard page and lengths past every limit.
+seed_trace() {
+	local dir=$1 row mode
+	mkdir -p "$dir"
+	for mode in 0 1 32 33; do
+		for row in $(seq 0 40); do
+			{
+				printf "\\x$(printf %02x "$mode")"
+				# row, ret EACCES, kinds: fd, pointer, length; values
+				printf "\\x$(printf %02x "$row")\\x00\\x06\\x01\\x05\\x05\\x01\\x00\\x00\\x7f\\x08\\x08\\x00\\x00"
+				printf "\\x$(printf %02x "$row")\\x01\\x04\\x02\\x00\\x00\\x00\\x00\\x00\\x05\\x41\\x00\\x00\\x00"
+				printf '\001\000\000'
+				head -c 125 /dev/zero | tr '\0' A
+			} >"$dir/seed-$mode-$row"
+		done
+	done
 }
 
 # The seed corpus: one input per line of tests/fuzz/seeds.txt.
@@ -61,9 +86,11 @@ fuzz() { # BINARY SECONDS CORPUS [libFuzzer options]
 		-max_len=1024 -timeout=10 -artifact_prefix="$cache/" "$@" "$corpus"
 }
 
-# mutant NAME FILE SED-EXPR: the launcher with one check removed must be caught.
+# mutant NAME FILE SED-EXPR [HARNESS]: the launcher with one check removed
+# must be caught by HARNESS (fuzz_args, or fuzz_trace): a finding of its own
+# or a sanitizer's report.
 mutant() {
-	local name=$1 file=$2 expr=$3 dir="$build/mutant-$1"
+	local name=$1 file=$2 expr=$3 harness=${4:-fuzz_args} dir="$build/mutant-$1"
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
 	cp --parents "${srcs[@]}" ./*.h trace/*.h platform/* "$dir/src/"
@@ -74,10 +101,21 @@ mutant() {
 	fi
 	# A removed call may leave a function or parameter unused: not an error here.
 	build "$dir" "$dir/src" -Wno-unused-function -Wno-unused-parameter || return 1
-	seed "$dir/corpus"
+	if [ "$harness" = fuzz_trace ]; then seed_trace "$dir/corpus"; else seed "$dir/corpus"; fi
 	# Expected to abort on a seed; success would mean the harness is blind.
-	! fuzz "$dir/fuzz_args" 30 "$dir/corpus" -artifact_prefix="$dir/" >"$dir/log" 2>&1 &&
-		grep -q 'fuzz_args: ' "$dir/log"
+	! fuzz "$dir/$harness" 30 "$dir/corpus" -artifact_prefix="$dir/" >"$dir/log" 2>&1 &&
+		grep -qE "$harness: |ERROR: AddressSanitizer" "$dir/log"
+}
+
+fuzz_trace_clean() {
+	local log="$build/fuzz_trace.log"
+	seed_trace "$cache/trace-corpus"
+	if ! fuzz "$build/fuzz_trace" "$seconds" "$cache/trace-corpus" -print_final_stats=1 \
+		>"$log" 2>&1; then
+		grep -E 'fuzz_trace: |ERROR: |SUMMARY: |runtime error|Test unit written' "$log" >&2
+		return 1
+	fi
+	grep -E '^Done [0-9]+ runs' "$log" || true
 }
 
 fuzz_clean() {
@@ -116,5 +154,12 @@ tally_check "fuzz: catches a filter without the i386 ABI" mutant i386 platform/l
 	'/{AUDIT_ARCH_I386, {54, 0, 0}},/d'
 tally_check "fuzz: catches an environment edited out of order" mutant env inherit.c \
 	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/'
+tally_check "fuzz: catches a forged stop trusted without the kernel's call number" mutant \
+	trusted trace/watch.c 's/ \&\& info->seccomp.nr == (uint64_t)call_nr\[row\];$/;/' fuzz_trace
+tally_check "fuzz: catches a socket address copied past sun_path" mutant sun-path trace/calls.c \
+	's/^\tn = n < sizeof sa->sun_path ? n : sizeof sa->sun_path;$//' fuzz_trace
+tally_check "fuzz: catches a rule on a directory above a hidden path" mutant hide hide.c \
+	's/^\t\tfound = 1;$/\t\tfound = 0;/'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
+tally_check "fuzz: no finding in the tracer's decoders in ${seconds}s" fuzz_trace_clean
 tally_total

@@ -4,7 +4,8 @@ against the documented shape, and print each denial as the stderr line says
 it, without the pid: 'RIGHTS WHAT (SYSCALL by COMM): allow with OPTION ARG'.
 A path is written as its exact bytes (the JSON's \\udcXX escapes turned
 back into the bytes they stand for). With --allow, print instead the words
-of every "allow" array, one a line. Exits 1 with a message on the first line
+of every "allow" array, one a line. The last line may count the denials
+past the listed ones ({"kind":"unlisted","denials":N}). Exits 1 with a message on the first line
 that does not fit."""
 import json
 import sys
@@ -53,6 +54,11 @@ def main():
     out = sys.stdout.buffer
     for number, line in enumerate(data.splitlines(), 1):
         d = json.loads(line)
+        if d.get("kind") == "unlisted":  # the count past the distinct ones listed
+            if set(d) != {"kind", "denials"} or not isinstance(d["denials"], int):
+                fail(number, f"unlisted is not a count: {d}")
+            out.write(b"(%d more not listed)\n" % d["denials"])
+            continue
         check(number, d)
         if sys.argv[2:] == ["--allow"]:
             out.writelines(w.encode("utf-8", "surrogateescape") + b"\n" for w in d["allow"])

@@ -112,6 +112,7 @@ static const struct name syscall_names[] = {
 	{"ptrace", __NR_ptrace},
 	{"setsid", __NR_setsid},
 	{"close_range", __NR_close_range},
+	{"getdents64", __NR_getdents64},
 	{NULL, 0},
 };
 

@@ -9,6 +9,10 @@
  * one leaves nothing behind for long.
  *
  *   tryop truncate PATH          truncate(2) PATH to 0 bytes (no open)
+ *   tryop open-at DIR REL        open DIR with O_PATH, then openat(2) REL from it
+ *                                for reading and read a byte
+ *   tryop reopen PATH            open PATH with O_PATH, then reopen it for reading
+ *                                through /proc/self/fd/N and read a byte
  *   tryop rename FROM TO         rename(2)
  *   tryop ioctl-fionread PATH    open PATH read-only, ioctl FIONREAD
  *   tryop ioctl-tcgets PATH      open PATH read-only, ioctl TCGETS
@@ -336,6 +340,36 @@ static int op_truncate(char **a)
 	return outcome(truncate(a[0], 0));
 }
 
+/* A read of one byte from FD, an open that just succeeded: the outcome. */
+static int read_byte(int fd)
+{
+	char byte;
+
+	if (fd < 0)
+		return outcome(-1);
+	return outcome(read(fd, &byte, 1) < 0 ? -1 : 0);
+}
+
+static int op_open_at(char **a)
+{
+	int dir = open(a[0], O_PATH | O_DIRECTORY);
+
+	if (dir < 0)
+		setup_failed("open");
+	return read_byte(openat(dir, a[1], O_RDONLY));
+}
+
+static int op_reopen(char **a)
+{
+	char proc[64];
+	int fd = open(a[0], O_PATH);
+
+	if (fd < 0)
+		setup_failed("open");
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	return read_byte(open(proc, O_RDONLY));
+}
+
 static int op_rename(char **a)
 {
 	return outcome(rename(a[0], a[1]));
@@ -465,6 +499,8 @@ static const struct op {
 	int (*run)(char **arg);
 } ops[] = {
 	{"truncate", 1, op_truncate},
+	{"open-at", 2, op_open_at},
+	{"reopen", 1, op_reopen},
 	{"rename", 2, op_rename},
 	{"ioctl-fionread", 1, op_fionread},
 	{"ioctl-tcgets", 1, op_tcgets},

@@ -35,7 +35,7 @@
 #define SIGNAL	   LANDLOCK_SCOPE_SIGNAL
 #define ABSTRACT   LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
 
-typedef void find_fn(struct call_result *r, const struct call *c, const struct tracee *t);
+typedef void find_fn(struct call_result *r, const struct call *c);
 static find_fn find_open, find_exec, find_make, find_remove, find_move, find_object, find_ioctl,
 	find_net, find_sendmsg, find_signal;
 
@@ -192,14 +192,13 @@ static long open_flags(const struct call_result *r, const struct call *c)
  * of an existing file for truncate, O_CREAT of a missing one for make_reg in
  * its directory (--learn: of one missing at the call's entry).
  */
-static void find_open(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_open(struct call_result *r, const struct call *c)
 {
 	long flags = open_flags(r, c), mode = flags & O_ACCMODE;
 	uint64_t rights = 0;
 	struct target o;
 	int made;
 
-	(void)t;
 	if (flags < 0 || flags & O_PATH || (flags & O_TMPFILE) == O_TMPFILE ||
 	    target(&o, r, c->fd, c->path, !(flags & O_NOFOLLOW)))
 		return;
@@ -229,7 +228,7 @@ static void exec_chain(struct call_result *r, const char *object)
 	add_fs(r, FS(EXECUTE) | FS(READ_FILE), object, object);
 	join(next.object, sizeof next.object, object, NULL);
 	for (depth = 0; depth < 2; depth++) {
-		fd = open(next.object, O_RDONLY | O_CLOEXEC);
+		fd = open_regular(next.object);
 		if (fd < 0)
 			return;
 		found = read_interpreter(fd, interp, sizeof interp) &&
@@ -241,11 +240,10 @@ static void exec_chain(struct call_result *r, const char *object)
 	}
 }
 
-static void find_exec(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_exec(struct call_result *r, const struct call *c)
 {
 	struct target o;
 
-	(void)t;
 	if (r->entry_path) {
 		/* after a successful exec the path is gone from memory: read at entry */
 		exec_chain(r, r->entry_path);
@@ -255,22 +253,20 @@ static void find_exec(struct call_result *r, const struct call *c, const struct 
 		exec_chain(r, o.object);
 }
 
-static void find_make(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_make(struct call_result *r, const struct call *c)
 {
 	struct target o;
 	uint64_t right = c->right ? c->right : make_right((mode_t)r->args[c->flags]);
 
-	(void)t;
 	if (target(&o, r, c->fd, c->path, 0) == 0)
 		add_fs(r, right, o.object, o.parent);
 }
 
-static void find_remove(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_remove(struct call_result *r, const struct call *c)
 {
 	struct target o;
 	uint64_t right = c->right;
 
-	(void)t;
 	if (c->flags >= 0 && r->args[c->flags] & AT_REMOVEDIR)
 		right = FS(REMOVE_DIR);
 	if (target(&o, r, c->fd, c->path, 0) == 0 && o.exists)
@@ -282,7 +278,7 @@ static void find_remove(struct call_result *r, const struct call *c, const struc
  * the old one (rename), replacing what the new name held, and refer when
  * the directories differ. RENAME_EXCHANGE moves both ways.
  */
-static void find_move(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_move(struct call_result *r, const struct call *c)
 {
 	struct target from, to;
 	long flags = c->flags >= 0 ? (long)r->args[c->flags] : 0;
@@ -290,7 +286,6 @@ static void find_move(struct call_result *r, const struct call *c, const struct 
 	int follow = !renaming && flags & AT_SYMLINK_FOLLOW;
 	uint64_t old = 0, new = 0, refer = 0;
 
-	(void)t;
 	if (target(&from, r, c->fd, c->path, follow) || !from.exists ||
 	    target(&to, r, c->fd2, c->path2, 0))
 		return;
@@ -308,43 +303,45 @@ static void find_move(struct call_result *r, const struct call *c, const struct 
 }
 
 /* truncate, ftruncate: the file a path or descriptor names. */
-static void find_object(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_object(struct call_result *r, const struct call *c)
 {
 	struct target o;
 
-	(void)t;
 	if (target(&o, r, c->fd, c->path, 1) == 0 && o.exists)
 		add_fs(r, c->right, o.object, o.object);
 }
 
 /* Landlock controls ioctl only on devices opened inside the sandbox. */
-static void find_ioctl(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_ioctl(struct call_result *r, const struct call *c)
 {
 	struct target o;
 
-	(void)t;
 	if (target(&o, r, c->fd, NONE, 1) == 0 && (S_ISCHR(o.st.st_mode) || S_ISBLK(o.st.st_mode)))
 		add_fs(r, c->right, o.object, o.object);
 }
 
 /* A pathname UNIX socket: bind makes it in its directory; connect and send
  * reach it (resolve_unix, ABI 9). An abstract one (@name) is a scope. */
-static void unix_needs(struct call_result *r, const struct sockaddr_un *sa, socklen_t len)
+static void unix_needs(struct call_result *r, const struct sockaddr_un *sa, size_t len)
 {
+	/* the kernel reads at most sun_path, whatever length the caller says */
 	size_t n = len - offsetof(struct sockaddr_un, sun_path);
-	char name[sizeof sa->sun_path + 2] = "@";
+	char name[sizeof sa->sun_path + 1] = "@", path[sizeof sa->sun_path + 1];
 	struct target o;
 
+	n = n < sizeof sa->sun_path ? n : sizeof sa->sun_path;
 	if (n == 0)
 		return;
 	if (sa->sun_path[0] == '\0') {
+		/* an abstract name may hold any byte; the report escapes them */
 		memcpy(name + 1, sa->sun_path + 1, n - 1);
 		name[n] = '\0';
 		/* number -1: a socket made inside (--learn); 0: one reached */
 		add_other(r, NEED_SCOPE, ABSTRACT, r->call == CALL_bind ? -1 : 0, name);
 		return;
 	}
-	if (tracee_target(&o, r->tid, AT_FDCWD, sa->sun_path, r->call != CALL_bind))
+	copy_span(path, sizeof path, sa->sun_path, strnlen(sa->sun_path, n));
+	if (tracee_target(&o, r->tid, AT_FDCWD, path, r->call != CALL_bind))
 		return;
 	if (r->call == CALL_bind)
 		add_fs(r, FS(MAKE_SOCK), o.object, o.parent);
@@ -372,11 +369,11 @@ static void address_needs(struct call_result *r, const struct call *c, uint64_t 
 	memset(&sa, 0, sizeof sa);
 	if (!addr || len < sizeof sa.ss_family)
 		return;
-	len = len < sizeof sa - 1 ? len : sizeof sa - 1; /* sun_path stays terminated */
+	len = len < sizeof sa ? len : sizeof sa; /* the kernel's own limit */
 	if (read_tracee(r->tid, addr, &sa, len) != (ssize_t)len)
 		return;
 	if (sa.ss_family == AF_UNIX)
-		unix_needs(r, (const struct sockaddr_un *)&sa, (socklen_t)len);
+		unix_needs(r, (const struct sockaddr_un *)&sa, len);
 	if (sa.ss_family != AF_INET && sa.ss_family != AF_INET6)
 		return;
 	proto = socket_protocol(r->tid, (int)r->args[c->fd], &bound);
@@ -389,26 +386,23 @@ static void address_needs(struct call_result *r, const struct call *c, uint64_t 
 		add_other(r, NEED_NET, NET(BIND_UDP), 0, "");
 }
 
-static void find_net(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_net(struct call_result *r, const struct call *c)
 {
-	(void)t;
 	address_needs(r, c, r->args[c->path], r->args[c->flags]);
 }
 
-static void find_sendmsg(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_sendmsg(struct call_result *r, const struct call *c)
 {
 	struct msghdr msg;
 
-	(void)t;
 	if (read_tracee(r->tid, r->args[c->path], &msg, sizeof msg) == sizeof msg)
 		address_needs(r, c, (uint64_t)(uintptr_t)msg.msg_name, msg.msg_namelen);
 }
 
-static void find_signal(struct call_result *r, const struct call *c, const struct tracee *t)
+static void find_signal(struct call_result *r, const struct call *c)
 {
 	long pid = (int)r->args[c->fd];
 
-	(void)t;
 	if (r->call == CALL_pidfd_send_signal)
 		pid = pidfd_target(r->tid, (int)pid);
 	/* kill(0 or -pgid): a process group, which the sandbox may partly reach */
@@ -418,10 +412,10 @@ static void find_signal(struct call_result *r, const struct call *c, const struc
 
 /* --learn: the regular file an exec is about to run, found at its entry
  * (once it succeeds its path is gone from memory). */
-int exec_file(const struct tracee *t, char *out)
+int exec_file(const struct call_result *entry, char *out)
 {
-	const struct call *c = &calls[t->call];
-	struct call_result r = {.tid = (pid_t)t->tid, .call = t->call, .args = t->args};
+	const struct call *c = &calls[entry->call];
+	const struct call_result r = *entry;
 	struct target o;
 
 	if (c->find != find_exec || target(&o, &r, c->fd, c->path, 1) || !o.exists ||
@@ -432,10 +426,10 @@ int exec_file(const struct tracee *t, char *out)
 }
 
 /* --learn: an open with O_CREAT whose file is not there yet, at its entry. */
-int open_makes(const struct tracee *t)
+int open_makes(const struct call_result *entry)
 {
-	const struct call *c = &calls[t->call];
-	struct call_result r = {.tid = (pid_t)t->tid, .call = t->call, .args = t->args};
+	const struct call *c = &calls[entry->call];
+	const struct call_result r = *entry;
 	long flags = open_flags(&r, c);
 	struct target o;
 
@@ -443,10 +437,10 @@ int open_makes(const struct tracee *t)
 	       target(&o, &r, c->fd, c->path, !(flags & O_NOFOLLOW)) == 0 && !o.exists;
 }
 
-void find_needs(struct call_result *r, const struct tracee *t)
+void find_needs(struct call_result *r)
 {
 	const struct call *c = &calls[r->call];
 
 	r->nneeds = 0;
-	c->find(r, c, t);
+	c->find(r, c);
 }

@@ -27,7 +27,8 @@ struct grant_inode {
 
 struct explainer {
 	const struct policy *p;
-	const struct table *tracees;
+	const struct tracer *tr;
+	unsigned long unlisted; /* denials past DENIALS_MAX distinct ones */
 	struct grant_inode *grants;
 	size_t ngrants;
 	struct table seen;    /* denials reported */
@@ -73,21 +74,27 @@ static void resolve_grants(struct explainer *e)
 	}
 }
 
-struct explainer *explain_start(const struct policy *p, const struct table *tracees)
+/* The grants are the caller's, resolved while the tracer still has the
+ * caller's powers; the report is created once it has dropped them. */
+struct explainer *explain_start(const struct policy *p, const struct tracer *tr)
 {
 	struct explainer *e = mapped(sizeof *e, "the --explain state");
 
 	e->p = p;
-	e->tracees = tracees;
+	e->tr = tr;
 	e->json = -1;
 	e->line.fd = STDERR_FILENO;
 	e->line.escape = ESCAPE_C;
-	if (p->asked.explain_json) {
-		report_create(&e->report, &p->asked.json_report);
-		e->json = e->report.fd;
-	}
 	resolve_grants(e);
 	return e;
+}
+
+void explain_open(struct explainer *e)
+{
+	if (!e->p->asked.explain_json)
+		return;
+	report_create(&e->report, &e->p->asked.json_report);
+	e->json = e->report.fd;
 }
 
 static uint64_t rules_on(const struct explainer *e, const struct stat *st)
@@ -107,7 +114,7 @@ static uint64_t allowed(const struct explainer *e, const char *anchor)
 {
 	struct stat st, up;
 	uint64_t rights = 0;
-	int fd = open(anchor, O_PATH | O_NOFOLLOW | O_CLOEXEC), parent;
+	int fd = openat(AT_FDCWD, anchor, O_PATH | O_NOFOLLOW | O_CLOEXEC), parent;
 
 	if (fd < 0 || fstat(fd, &st))
 		return ~0ULL; /* gone: nothing to say */
@@ -117,7 +124,7 @@ static uint64_t allowed(const struct explainer *e, const char *anchor)
 		rights = rules_on(e, &st);
 		close(fd);
 		dir_of(dir, anchor);
-		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st))
 			return ~0ULL;
 	}
@@ -141,7 +148,7 @@ static uint64_t allowed(const struct explainer *e, const char *anchor)
 static long mount_of(const char *path)
 {
 	char info[48], num[24], mnt[24];
-	int fd = open(path, O_PATH | O_CLOEXEC), found;
+	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC), found;
 
 	if (fd < 0)
 		return -1;
@@ -188,7 +195,7 @@ static uint64_t refused_other(const struct explainer *e, const struct need *n, i
 	}
 	if (err != EPERM || !(n->rights & h->scoped) || n->number < 0)
 		return 0;
-	if (n->rights == LANDLOCK_SCOPE_SIGNAL && table_get(e->tracees, (uint64_t)n->number))
+	if (n->rights == LANDLOCK_SCOPE_SIGNAL && tracer_follows(e->tr, (pid_t)n->number))
 		return 0;
 	return n->rights;
 }
@@ -309,7 +316,7 @@ static int first_time(struct explainer *e, const struct need *n, uint64_t refuse
 		   : !strset_has(&e->seen, key, strlen(key));
 }
 
-void explain_call(struct explainer *e, struct call_result *r, const struct tracee *t)
+void explain_call(struct explainer *e, struct call_result *r)
 {
 	int err = r->ret < 0 ? (int)-r->ret : 0, i, known = 0;
 	struct advice a;
@@ -317,7 +324,7 @@ void explain_call(struct explainer *e, struct call_result *r, const struct trace
 
 	if (!errname(err))
 		return;
-	find_needs(r, t);
+	find_needs(r);
 	for (i = 0; i < r->nneeds; i++) {
 		const struct need *n = &r->needs[i];
 		uint64_t refused =
@@ -325,6 +332,10 @@ void explain_call(struct explainer *e, struct call_result *r, const struct trace
 
 		if (!refused || !first_time(e, n, refused, 0))
 			continue;
+		if (e->seen.used >= DENIALS_MAX) {
+			e->unlisted++;
+			continue;
+		}
 		if (!known && read_who(r->tid, &w))
 			return; /* the process is gone */
 		known = 1;
@@ -341,9 +352,25 @@ void explain_call(struct explainer *e, struct call_result *r, const struct trace
 	}
 }
 
-/* The JSON report is whole once the traced tree is gone. */
+/* The JSON report is whole once the traced tree is gone (or its end was
+ * asked for): each line in it is a denial that happened. */
 void explain_finish(struct explainer *e)
 {
+	struct out *o = &e->line;
+
+	if (e->unlisted && e->p->asked.explain) {
+		outf(o,
+		     "landlock-run explain: %lu more denials, repeats counted, not listed: only "
+		     "the first %d distinct ones are\n",
+		     e->unlisted, DENIALS_MAX);
+		out_flush(o);
+	}
+	if (e->unlisted && e->json >= 0) {
+		struct out j = {.fd = e->json};
+
+		outf(&j, "{\"kind\":\"unlisted\",\"denials\":%lu}\n", e->unlisted);
+		out_flush(&j);
+	}
 	if (e->json >= 0)
 		report_commit(&e->report);
 }

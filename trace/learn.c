@@ -28,10 +28,18 @@
 
 #define FS(r) LANDLOCK_ACCESS_FS_##r
 
+/* What a thread's watched call was about to do, found at its entry. */
+struct entry {
+	uint64_t tid;	       /* the key: the thread id at entry */
+	const char *exec_path; /* the file an exec runs */
+	int made;	       /* an O_CREAT open whose file was not there */
+};
+
 struct learner {
 	const struct policy *p;
-	const struct table *tracees;
+	const struct tracer *tr;
 	struct report file; /* FILE */
+	struct table entries;
 	struct table ro, rw, unix_sockets;
 	struct table abstract_made;	       /* abstract socket names bound inside */
 	uint64_t ports[NET_KINDS][65536 / 64]; /* bound and connected to, per kind */
@@ -42,24 +50,31 @@ struct learner {
 static const char *const system_trees[] = {"/usr", "/etc",   "/opt",   "/bin",	 "/sbin",
 					   "/lib", "/lib32", "/lib64", "/libx32"};
 
-struct learner *learn_start(const struct policy *p, const struct table *tracees)
+struct learner *learn_start(const struct policy *p, const struct tracer *tr)
 {
 	struct learner *l = mapped(sizeof *l, "the --learn state");
 
 	l->p = p;
-	l->tracees = tracees;
-	report_create(&l->file, &p->asked.learn_report);
+	l->tr = tr;
+	l->entries.size = sizeof(struct entry);
 	return l;
 }
 
-/* The file an exec runs is gone from memory once it succeeds: find it at
- * entry, and keep it with the thread. */
-void learn_entry(struct learner *l, struct tracee *t)
+/* FILE is created once the tracer holds no more power than the command. */
+void learn_open(struct learner *l)
 {
+	report_create(&l->file, &l->p->asked.learn_report);
+}
+
+/* The file an exec runs is gone from memory once it succeeds: find it at
+ * entry, and keep it until the call returns. */
+void learn_entry(struct learner *l, const struct call_result *entry)
+{
+	struct entry *e = table_put(&l->entries, (uint64_t)entry->tid);
 	char path[PATH_MAX];
 
-	t->exec_path = exec_file(t, path) == 0 ? table_keep(&l->ro, path, strlen(path)) : NULL;
-	t->made = open_makes(t);
+	e->exec_path = exec_file(entry, path) == 0 ? table_keep(&l->ro, path, strlen(path)) : NULL;
+	e->made = open_makes(entry);
 }
 
 static void add_path(struct table *set, const char *path)
@@ -90,7 +105,7 @@ static void learn_need(struct learner *l, const struct need *n)
 		break;
 	case NEED_SCOPE:
 		if (n->rights == LANDLOCK_SCOPE_SIGNAL)
-			l->signalled_out |= !table_get(l->tracees, (uint64_t)n->number);
+			l->signalled_out |= !tracer_follows(l->tr, (pid_t)n->number);
 		else if (n->number < 0)
 			add_path(&l->abstract_made, n->object);
 		else
@@ -100,16 +115,17 @@ static void learn_need(struct learner *l, const struct need *n)
 	}
 }
 
-void learn_call(struct learner *l, struct call_result *r, struct tracee *t)
+void learn_call(struct learner *l, struct call_result *r)
 {
+	struct entry *e = table_get(&l->entries, (uint64_t)r->entered);
 	int i;
 
-	r->entry_path = t->exec_path;
-	r->made = t->made;
-	t->exec_path = NULL;
+	r->entry_path = e ? e->exec_path : NULL;
+	r->made = e ? e->made : 0;
+	table_del(&l->entries, (uint64_t)r->entered);
 	if (r->ret < 0)
 		return;
-	find_needs(r, t);
+	find_needs(r);
 	for (i = 0; i < r->nneeds; i++)
 		learn_need(l, &r->needs[i]);
 }
@@ -121,6 +137,7 @@ static int in_tree(const char *path, const char *tree)
 	return strncmp(path, tree, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
+/* PATH's directory; a name with no slash (pipe:[N]) has none: "". */
 static void cut_last(char *path)
 {
 	char *slash = strrchr(path, '/');
@@ -129,6 +146,8 @@ static void cut_last(char *path)
 		path[1] = '\0';
 	else if (slash)
 		*slash = '\0';
+	else
+		path[0] = '\0';
 }
 
 /* Where a read of PATH is granted (see the top of this file). */
@@ -155,7 +174,7 @@ static void settle(char *path)
 {
 	struct stat st;
 
-	while (strcmp(path, "/") != 0 && (strchr(path, '\n') || lstat(path, &st)))
+	while (path[0] == '/' && path[1] && (strchr(path, '\n') || lstat(path, &st)))
 		cut_last(path);
 }
 
@@ -238,6 +257,8 @@ static void settle_all(struct learner *l, const struct table *from, struct table
 	size_t i = 0;
 
 	while ((s = strset_next(from, &i))) {
+		if (s[0] != '/')
+			continue; /* a pipe, a socket, an anonymous inode: no grant names it */
 		join(path, sizeof path, s, NULL);
 		if (fold)
 			fold(path);
@@ -294,12 +315,17 @@ static void put_header(struct out *o, const struct learner *l)
 
 /* Fold what the run used and write the policy; a policy that cannot be
  * written is a launcher failure (125), even though the command ran. */
-void learn_finish(struct learner *l)
+void learn_finish(struct learner *l, int interrupted)
 {
 	const struct effective *k = &l->p->kernel;
 	struct table ro = {0}, rw = {0}, unix_sockets = {0};
 	struct out o = {.fd = l->file.fd};
 
+	/* A run cut short used less than the command needs: keep FILE as it was. */
+	if (interrupted) {
+		report_discard(&l->file);
+		return;
+	}
 	settle_all(l, &l->rw, &rw, NULL, 1);
 	settle_all(l, &l->ro, &ro, fold_read, 0);
 	settle_all(l, &l->unix_sockets, &unix_sockets, NULL, 0);

@@ -1,24 +1,58 @@
 /*
- * The tracee's world seen from outside: its memory (process_vm_readv), its
- * paths, resolved through /proc as its own lookup resolved them
- * ("/proc/TID/cwd/rel", "/proc/TID/fd/N/rel", "/proc/TID/root/abs"; the
- * link of a descriptor opened here gives the canonical path), and what
- * /proc says of its processes and descriptors.
+ * The tracee's world seen from outside, every byte of it chosen by the
+ * command: its memory (process_vm_readv, or ptrace itself for a process
+ * that made itself non-dumpable), its paths, resolved as its own lookup
+ * resolved them, and what /proc says of its processes and descriptors.
+ *
+ * Paths are walked here one component at a time from the tracee's root,
+ * working directory or descriptor (/proc/TID/root, cwd, fd/N), never
+ * through the tracer's own view: an absolute symlink restarts at the
+ * tracee's root, ".." stops there, /proc/self and /proc/thread-self are the
+ * tracee's, and the magic links of /proc/PID (fd/N, cwd, exe) are followed
+ * by the kernel, which binds them to the tracee's objects. Every open is
+ * O_PATH, with the tracer's own credentials, which hold no capability: what
+ * the command's user cannot search is not resolved.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
-#include <netinet/in.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "tracer.h"
 
+#define PROC_SUPER_MAGIC 0x9fa0
+#define PROC_ROOT_INO	 1
+#define HOPS		 40 /* symlinks followed in one lookup, as the kernel's MAXSYMLINKS */
+
+/* ptrace reads a word at a time; only for what process_vm_readv may not. */
+static ssize_t peek(pid_t tid, uint64_t addr, char *buf, size_t size)
+{
+	size_t done = 0, n;
+	long word;
+
+	while (done < size) {
+		errno = 0;
+		word = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)(addr + done), NULL);
+		if (errno)
+			return done ? (ssize_t)done : -1;
+		n = size - done < sizeof word ? size - done : sizeof word;
+		memcpy(buf + done, &word, n);
+		done += n;
+	}
+	return (ssize_t)done;
+}
+
+/* Up to SIZE bytes at ADDR. A non-dumpable tracee (ssh, gpg-agent) refuses
+ * process_vm_readv to a tracer without CAP_SYS_PTRACE, but not ptrace
+ * itself to the tracer that attached it while privileged. */
 ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size)
 {
 	/* Split at the page end: a string near the end of a mapping is still
@@ -28,10 +62,15 @@ ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size)
 	struct iovec remote[2] = {
 		{(void *)(uintptr_t)addr, first < size ? first : size},
 		{(void *)(uintptr_t)(addr + first), first < size ? size - first : 0}};
+	ssize_t n = process_vm_readv(tid, &local, 1, remote, remote[1].iov_len ? 2 : 1, 0);
 
-	return process_vm_readv(tid, &local, 1, remote, remote[1].iov_len ? 2 : 1, 0);
+	if (n < 0 && errno == EPERM)
+		n = peek(tid, addr, buf, size < PATH_MAX ? size : PATH_MAX);
+	return n;
 }
 
+/* A NUL-terminated string of at most PATH_MAX bytes, as the kernel takes a
+ * path; longer (ENAMETOOLONG to the tracee) or unreadable: -1. */
 int read_string(pid_t tid, uint64_t addr, char *buf)
 {
 	ssize_t n = read_tracee(tid, addr, buf, PATH_MAX);
@@ -40,13 +79,14 @@ int read_string(pid_t tid, uint64_t addr, char *buf)
 }
 
 /* The value of a "Key:" line of a file in /proc, such as /proc/TID/status
- * (Name, Tgid, Uid) or /proc/self/fdinfo/FD (mnt_id, Pid). */
+ * (Name, Tgid, Uid) or /proc/self/fdinfo/FD (mnt_id, Pid): the first 4 KiB
+ * are read, and a value is cut to SIZE. */
 int proc_field(const char *file, const char *key, char *out, size_t size)
 {
 	char buf[4096], *line;
 	size_t len = strlen(key);
 	ssize_t n;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, file, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -63,15 +103,24 @@ int proc_field(const char *file, const char *key, char *out, size_t size)
 	return -1;
 }
 
+/* "/proc/TID" and what follows, in OUT (PATH_MAX + 64 bytes). */
+static void proc_path(char *out, pid_t tid, const char *rest, const char *more)
+{
+	char num[24];
+
+	join(out, PATH_MAX + 64, "/proc/", decimal(tid, num), rest, more, NULL);
+}
+
 int proc_status(pid_t tid, const char *key, char *out, size_t size)
 {
-	char path[40], num[24];
+	char path[PATH_MAX + 64];
 
-	join(path, sizeof path, "/proc/", decimal(tid, num), "/status", NULL);
+	proc_path(path, tid, "/status", "");
 	return proc_field(path, key, out, size);
 }
 
-/* The canonical path of a descriptor of ours. */
+/* The canonical path of a descriptor of ours; what has no path (a pipe, a
+ * socket, an anonymous inode) reads as the kernel names it: "pipe:[N]". */
 static int fd_path(int fd, char *out)
 {
 	char link[40], num[24];
@@ -85,31 +134,17 @@ static int fd_path(int fd, char *out)
 	return 0;
 }
 
-/*
- * Where the tracee's PATH, relative to its descriptor DIRFD (AT_FDCWD: its
- * working directory) or to its root, is seen from here; PATH NULL: the
- * descriptor itself. /proc/self is the tracee's, not ours.
- */
-static void from_outside(char *out, pid_t tid, long dirfd, const char *path)
+/* The directory PATH is in: "/" for "/x", and "" for a name without a
+ * slash (pipe:[N]), which is in no directory. */
+void dir_of(char *out, const char *path)
 {
-	static const char *const selves[] = {"/proc/self", "/proc/thread-self"};
-	char t[24], fd[24];
-	size_t i, n;
+	const char *slash = strrchr(path, '/');
 
-	for (i = 0; path && i < sizeof selves / sizeof selves[0]; i++) {
-		n = strlen(selves[i]);
-		if (strncmp(path, selves[i], n) == 0 && (path[n] == '/' || path[n] == '\0')) {
-			join(out, PATH_MAX + 64, "/proc/", decimal(tid, t), path + n, NULL);
-			return;
-		}
-	}
-	if (path && path[0] == '/')
-		join(out, PATH_MAX + 64, "/proc/", decimal(tid, t), "/root", path, NULL);
-	else if ((int)dirfd == AT_FDCWD && path)
-		join(out, PATH_MAX + 64, "/proc/", decimal(tid, t), "/cwd/", path, NULL);
+	if (!slash)
+		out[0] = '\0';
 	else
-		join(out, PATH_MAX + 64, "/proc/", decimal(tid, t), "/fd/", decimal((int)dirfd, fd),
-		     path ? "/" : "", path ? path : "", NULL);
+		copy_span(out, PATH_MAX, slash == path ? "/" : path,
+			  slash == path ? 1 : (size_t)(slash - path));
 }
 
 /* A path a grant can name ahead of a run: /proc/PID/... names one process,
@@ -120,117 +155,290 @@ void grantable(char *path)
 		path[5] = '\0';
 }
 
-/* The directory PATH (canonical) is in. */
-void dir_of(char *out, const char *path)
-{
-	size_t n = (size_t)(strrchr(path, '/') - path);
+/* A lookup in progress: where it is, what is left of the path. */
+struct walk {
+	pid_t tid;
+	int root, cur; /* O_PATH descriptors: the tracee's root, where we are */
+	struct stat root_st;
+	char rest[PATH_MAX + 1]; /* the components still to walk */
+	char name[NAME_MAX + 1]; /* the component in hand */
+	int hops;
+};
 
-	copy_span(out, PATH_MAX, n ? path : "/", n ? n : 1);
+static int same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/*
- * What a path names: 1 when it exists (OBJECT its canonical path, ST its
- * status; a final symlink followed when FOLLOW), 0 when only its directory
- * does (OBJECT that directory's canonical path and the last component),
- * -1 when neither. PARENT: the directory OBJECT is in.
- */
-static int locate(const char *where, int follow, char *object, char *parent, struct stat *st)
+/* Take the next component off REST into NAME; 0 when none is left, -1
+ * when it is too long to be one. */
+static int next_name(struct walk *w)
 {
-	char dir[PATH_MAX + 64];
-	size_t len = strlen(where), cut;
-	int fd = openat(AT_FDCWD, where, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW)), found;
+	char *s = w->rest;
+	size_t len;
 
-	if (fd >= 0) {
-		found = fstat(fd, st) == 0 && fd_path(fd, object) == 0;
-		close(fd);
-		if (!found)
+	s += strspn(s, "/");
+	len = strcspn(s, "/");
+	if (len > NAME_MAX)
+		return -1;
+	memcpy(w->name, s, len);
+	w->name[len] = '\0';
+	memmove(w->rest, s + len, strlen(s + len) + 1);
+	return len > 0;
+}
+
+static void move_to(struct walk *w, int fd)
+{
+	close(w->cur);
+	w->cur = fd;
+}
+
+/* The symlink NAME at CUR is spliced in front of REST: a relative target
+ * goes on from here, an absolute one from the tracee's root. */
+static int splice_link(struct walk *w)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(w->cur, w->name, target, sizeof target - 1);
+	size_t rest = strlen(w->rest);
+
+	if (n <= 0 || ++w->hops > HOPS || (size_t)n + 1 + rest > PATH_MAX)
+		return -1;
+	memmove(w->rest + n + 1, w->rest, rest + 1);
+	memcpy(w->rest, target, (size_t)n);
+	w->rest[n] = '/';
+	if (target[0] == '/') {
+		int fd = openat(w->root, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0)
 			return -1;
-		dir_of(parent, object);
-		return 1;
+		move_to(w, fd);
 	}
-	while (len > 1 && where[len - 1] == '/')
-		len--;
-	for (cut = len; cut > 0 && where[cut - 1] != '/'; cut--)
-		;
-	if (errno != ENOENT || cut == 0 || cut == len)
-		return -1;
-	copy_span(dir, sizeof dir, where, cut);
-	fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	found = fd_path(fd, parent) == 0;
-	close(fd);
-	if (!found)
-		return -1;
-	copy_span(dir, sizeof dir, where + cut, len - cut); /* the last component */
-	join(object, PATH_MAX, parent, strcmp(parent, "/") ? "/" : "", dir, NULL);
 	return 0;
 }
 
-/* A symlink to /proc/self (/etc/mtab) that the kernel followed here led to
- * the tracer's own entry: it is the tracee's. */
-static void tracee_self(char *path, pid_t tid)
+/* In /proc itself, "self" and "thread-self" are the tracee's, not ours. */
+static int proc_self(struct walk *w, const struct stat *st)
 {
-	char self[40], num[24], rest[PATH_MAX];
-	size_t n;
+	char tgid[16], num[24];
+	struct statfs fs;
 
-	join(self, sizeof self, "/proc/", decimal(getpid(), num), NULL);
-	n = strlen(self);
-	if (strncmp(path, self, n) != 0 || (path[n] != '/' && path[n] != '\0'))
-		return;
-	join(rest, sizeof rest, path + n, NULL);
-	join(path, PATH_MAX, "/proc/", decimal(tid, num), rest, NULL);
+	if (st->st_ino != PROC_ROOT_INO || fstatfs(w->cur, &fs) || fs.f_type != PROC_SUPER_MAGIC)
+		return 0;
+	if (strcmp(w->name, "self") && strcmp(w->name, "thread-self"))
+		return 0;
+	if (proc_status(w->tid, "Tgid", tgid, sizeof tgid))
+		return -1;
+	if (w->name[0] == 't')
+		join(w->name, sizeof w->name, tgid, "/task/", decimal(w->tid, num), NULL);
+	else
+		join(w->name, sizeof w->name, tgid, NULL);
+	return 1;
 }
 
-/* What the tracee TID's PATH relative to DIRFD names (PATH NULL or empty,
- * as with AT_EMPTY_PATH: the descriptor itself); 0, or -1 when neither it
- * nor its directory can be found. */
+/* One component: 1 when the walk moved on, 0 when NAME does not exist
+ * (CUR is then its directory), -1 when the lookup cannot go on. */
+static int step(struct walk *w, int last, int follow)
+{
+	struct stat here, st;
+	struct statfs fs;
+	int fd, self;
+
+	if (fstat(w->cur, &here))
+		return -1;
+	if (strcmp(w->name, ".") == 0)
+		return 1;
+	if (strcmp(w->name, "..") == 0) {
+		if (same_inode(&here, &w->root_st))
+			return 1; /* the tracee's root is its own parent */
+		fd = openat(w->cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		move_to(w, fd);
+		return 1;
+	}
+	self = proc_self(w, &here);
+	if (self < 0)
+		return -1;
+	fd = openat(w->cur, w->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT && last ? 0 : -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISLNK(st.st_mode) || (last && !follow)) {
+		move_to(w, fd);
+		return 1;
+	}
+	close(fd);
+	/* A link in /proc/PID (fd/N, cwd, exe) names an object, not a path:
+	 * only the kernel can follow it, and it follows it to the tracee's. */
+	if (!self && fstatfs(w->cur, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC &&
+	    here.st_ino != PROC_ROOT_INO) {
+		fd = openat(w->cur, w->name, O_PATH | O_CLOEXEC);
+		if (fd < 0)
+			return errno == ENOENT && last ? 0 : -1;
+		move_to(w, fd);
+		return 1;
+	}
+	return splice_link(w) ? -1 : 1;
+}
+
+/* Where a lookup starts: the tracee's root, working directory or DIRFD. */
+static int start(struct walk *w, long dirfd, const char *path)
+{
+	char where[PATH_MAX + 64], num[24];
+
+	proc_path(where, w->tid, "/root", "");
+	w->root = openat(AT_FDCWD, where, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (w->root < 0 || fstat(w->root, &w->root_st))
+		return -1;
+	if (path && path[0] == '/')
+		join(where, sizeof where, ".", NULL);
+	else if ((int)dirfd == AT_FDCWD)
+		proc_path(where, w->tid, "/cwd", "");
+	else
+		proc_path(where, w->tid, "/fd/", decimal((int)dirfd, num));
+	w->cur = openat(path && path[0] == '/' ? w->root : AT_FDCWD, where, O_PATH | O_CLOEXEC);
+	return w->cur < 0 ? -1 : 0;
+}
+
+/*
+ * What the tracee TID's PATH relative to DIRFD names (PATH NULL or empty,
+ * as with AT_EMPTY_PATH: the descriptor itself): O->exists 1 when it
+ * exists (OBJECT its canonical path, ST its status; a final symlink
+ * followed when FOLLOW), 0 when only its directory does (OBJECT that
+ * directory's path and the last component); PARENT the directory OBJECT
+ * is in. -1 when neither can be found.
+ */
 int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int follow)
 {
-	from_outside(o->where, tid, dirfd, path && path[0] ? path : NULL);
-	o->exists = locate(o->where, follow, o->object, o->parent, &o->st);
-	tracee_self(o->object, tid);
-	tracee_self(o->parent, tid);
+	struct walk w = {.tid = tid, .root = -1, .cur = -1};
+	int found = 1, more;
+
+	o->exists = -1;
+	if (start(&w, dirfd, path && path[0] ? path : NULL))
+		goto out;
+	join(w.rest, sizeof w.rest, path ? path : "", NULL);
+	while ((more = next_name(&w)) > 0) {
+		found = step(&w, w.rest[strspn(w.rest, "/")] == '\0', follow);
+		if (found <= 0)
+			break;
+	}
+	if (more < 0 || found < 0 || fd_path(w.cur, o->object))
+		goto out;
+	if (found == 0) {
+		join(o->parent, sizeof o->parent, o->object, NULL);
+		join(o->object + strlen(o->object), sizeof o->object - strlen(o->object),
+		     strcmp(o->parent, "/") ? "/" : "", w.name, NULL);
+		o->exists = 0;
+	} else if (fstat(w.cur, &o->st) == 0) {
+		dir_of(o->parent, o->object);
+		o->exists = 1;
+	}
+out:
+	if (w.cur >= 0)
+		close(w.cur);
+	if (w.root >= 0)
+		close(w.root);
 	return o->exists < 0 ? -1 : 0;
+}
+
+/* The inode of a socket "socket:[N]", or 0. */
+static unsigned long socket_inode(const char *link)
+{
+	char *end;
+	unsigned long ino;
+
+	if (strncmp(link, "socket:[", 8))
+		return 0;
+	ino = strtoul(link + 8, &end, 10);
+	return strcmp(end, "]") ? 0 : ino;
+}
+
+/* The inode of a line of /proc/net/udp: its tenth field. */
+static unsigned long line_inode(const char *line)
+{
+	int field;
+
+	for (field = 0; field < 9; field++) {
+		line += strspn(line, " ");
+		line += strcspn(line, " ");
+	}
+	return strtoul(line, NULL, 10);
+}
+
+/* A UDP socket has a port once its inode is in the tracee's
+ * /proc/TID/net/udp (udp6): a bound socket is listed, an unbound one not. */
+static int udp_bound(pid_t tid, unsigned long ino, int v6)
+{
+	char path[PATH_MAX + 64], buf[4096 + 1];
+	size_t have = 0;
+	ssize_t n;
+	char *line, *nl;
+	int fd, found = 0;
+
+	proc_path(path, tid, "/net/udp", v6 ? "6" : "");
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 1; /* unknown: no bind right asked for */
+	while (!found && (n = read(fd, buf + have, sizeof buf - 1 - have)) > 0) {
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (line = buf; !found && (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			found = line_inode(line) == ino;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof buf - 1)
+			have = 0; /* a line longer than the buffer is no socket's */
+	}
+	close(fd);
+	return found;
 }
 
 /*
  * Landlock's port rules cover TCP and UDP (ABI 10) sockets, not MPTCP or
- * SCTP: IPPROTO_TCP, IPPROTO_UDP or 0, asked of a copy of the tracee's
- * descriptor; *BOUND says whether it has a port (UDP binds one on its own
- * at the first connect or send).
+ * SCTP: IPPROTO_TCP, IPPROTO_UDP or 0 for the tracee's descriptor FD, as
+ * the socket's own "system.sockprotoname" attribute names its protocol;
+ * *BOUND says whether a UDP socket has a port yet (it binds one on its own
+ * at the first connect or send). Nothing of the tracee's is taken over.
  */
 int socket_protocol(pid_t tid, int fd, int *bound)
 {
-	struct sockaddr_in6 name = {.sin6_port = 0}; /* sin_port is at the same place */
-	int pidfd, sock, type = 0, proto = 0;
-	socklen_t len = sizeof type, nlen = sizeof name;
-	char tgid[16];
+	static const struct {
+		const char *name;
+		int proto, v6;
+	} protocols[] = {{"TCP", IPPROTO_TCP, 0},
+			 {"TCPv6", IPPROTO_TCP, 1},
+			 {"UDP", IPPROTO_UDP, 0},
+			 {"UDPv6", IPPROTO_UDP, 1}};
+	char path[PATH_MAX + 64], link[64], name[16], num[24];
+	ssize_t n;
+	size_t i;
 
-	if (proc_status(tid, "Tgid", tgid, sizeof tgid))
+	proc_path(path, tid, "/fd/", decimal(fd, num));
+	n = readlink(path, link, sizeof link - 1);
+	link[n > 0 ? n : 0] = '\0';
+	if (!socket_inode(link))
 		return 0;
-	pidfd = (int)syscall(SYS_pidfd_open, (int)strtoul(tgid, NULL, 10), 0);
-	if (pidfd < 0)
-		return 0;
-	sock = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	close(pidfd);
-	if (sock < 0)
-		return 0;
-	getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len);
-	len = sizeof proto;
-	getsockopt(sock, SOL_SOCKET, SO_PROTOCOL, &proto, &len);
-	*bound = getsockname(sock, (struct sockaddr *)&name, &nlen) == 0 && name.sin6_port != 0;
-	close(sock);
-	if (type == SOCK_STREAM && proto == IPPROTO_TCP)
-		return IPPROTO_TCP;
-	return type == SOCK_DGRAM && proto == IPPROTO_UDP ? IPPROTO_UDP : 0;
+	n = getxattr(path, "system.sockprotoname", name, sizeof name - 1);
+	name[n > 0 ? n : 0] = '\0';
+	for (i = 0; i < sizeof protocols / sizeof protocols[0]; i++)
+		if (strcmp(name, protocols[i].name) == 0) {
+			*bound = protocols[i].proto == IPPROTO_TCP ||
+				 udp_bound(tid, socket_inode(link), protocols[i].v6);
+			return protocols[i].proto;
+		}
+	return 0;
 }
 
 /* The process a pidfd refers to, as its fdinfo says. */
 long pidfd_target(pid_t tid, int fd)
 {
-	char path[64], t[24], f[24], pid[24];
+	char path[PATH_MAX + 64], pid[24], num[24];
 
-	join(path, sizeof path, "/proc/", decimal(tid, t), "/fdinfo/", decimal(fd, f), NULL);
+	proc_path(path, tid, "/fdinfo/", decimal(fd, num));
 	return proc_field(path, "Pid", pid, sizeof pid) ? 0 : (long)strtoul(pid, NULL, 10);
 }

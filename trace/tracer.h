@@ -44,12 +44,11 @@ const char *strset_next(const struct table *t, size_t *i);
 
 /* One thread the tracer follows, and the watched call it is inside. */
 struct tracee {
-	uint64_t tid; /* the key */
-	int in_call;  /* stopped at the entry of a watched call, not yet out */
-	int call;     /* its row of calls[] */
+	uint64_t tid;  /* the key */
+	int in_call;   /* stopped at the entry of a watched call, not yet out */
+	int call;      /* its row of calls[] */
+	pid_t entered; /* the thread id at entry (an exec moves a thread to the leader's) */
 	uint64_t args[6];
-	const char *exec_path; /* --learn: the file an exec runs, found at entry */
-	int made;	       /* --learn: an O_CREAT open whose file was not there */
 };
 
 /* What a finished call needed, worked out by calls.c. */
@@ -69,8 +68,10 @@ struct need {
 
 #define MAX_NEEDS 4 /* an exec: the file, a #! interpreter, its ELF interpreter */
 
+/* A watched call, at its entry (ret 0) or once it returned. */
 struct call_result {
 	pid_t tid;
+	pid_t entered; /* the thread id it entered with */
 	int call;
 	const uint64_t *args;
 	long ret;		/* the return value, -errno on failure */
@@ -91,7 +92,7 @@ enum call_id {
 
 struct call {
 	const char *name;
-	void (*find)(struct call_result *r, const struct call *c, const struct tracee *t);
+	void (*find)(struct call_result *r, const struct call *c);
 	uint32_t right;			    /* the filesystem right a call of one kind needs */
 	uint32_t fs;			    /* the rights it may be refused: filesystem, */
 	int8_t fd, path, fd2, path2, flags; /* (argument positions, -1: none) */
@@ -100,15 +101,14 @@ struct call {
 
 extern const struct call calls[NCALLS];
 extern const int16_t call_nr[NCALLS]; /* on this architecture; -1: none */
-void find_needs(struct call_result *r, const struct tracee *t);
-int exec_file(const struct tracee *t, char *out);
-int open_makes(const struct tracee *t);
+void find_needs(struct call_result *r);
+int exec_file(const struct call_result *entry, char *out);
+int open_makes(const struct call_result *entry);
 
 /* tracee.c */
 struct target {
-	char where[PATH_MAX + 64]; /* how it is reached from here, through /proc */
-	char object[PATH_MAX];	   /* canonical; missing: its directory's + the name */
-	char parent[PATH_MAX];	   /* the directory it is in */
+	char object[PATH_MAX]; /* canonical; missing: its directory's + the name */
+	char parent[PATH_MAX]; /* the directory it is in */
 	struct stat st;
 	int exists;
 };
@@ -143,17 +143,40 @@ void report_create(struct report *r, const struct report_target *t);
 void report_commit(struct report *r);
 void report_discard(struct report *r);
 
-/* explain.c */
+/* trace.c: what explain.c and learn.c may ask of the tracer */
+struct tracer;
+int tracer_follows(const struct tracer *tr, pid_t pid); /* PID is in the traced tree */
+/* watch.c: in the child, the filter that stops the watched calls; in the
+ * tracer, whether a stop is one of them */
+struct __ptrace_syscall_info;
+void watch_calls(const struct policy *p);
+int trusted_stop(const struct __ptrace_syscall_info *info);
+
+/* box.c: the tracer's own box: privileges dropped, then a seccomp allowlist.
+ * The sanitizer build logs (SECCOMP_RET_LOG) what a plain one kills, for the
+ * sanitizers' own calls. */
+#ifndef LR_TRACER_DEFAULT
+#define LR_TRACER_DEFAULT SECCOMP_RET_KILL_PROCESS
+#endif
+void box_drop(void);
+void box_seal(pid_t self, int pidfd, int report_dir);
+
+/* explain.c. At most DENIALS_MAX distinct denials are reported; past that,
+ * they are counted, and one line at the end says how many. */
+#define DENIALS_MAX 10000
+
 struct explainer;
-struct explainer *explain_start(const struct policy *p, const struct table *tracees);
-void explain_call(struct explainer *e, struct call_result *r, const struct tracee *t);
+struct explainer *explain_start(const struct policy *p, const struct tracer *tr);
+void explain_open(struct explainer *e);
+void explain_call(struct explainer *e, struct call_result *r);
 void explain_finish(struct explainer *e);
 
 /* learn.c */
 struct learner;
-struct learner *learn_start(const struct policy *p, const struct table *tracees);
-void learn_entry(struct learner *l, struct tracee *t);
-void learn_call(struct learner *l, struct call_result *r, struct tracee *t);
-void learn_finish(struct learner *l);
+struct learner *learn_start(const struct policy *p, const struct tracer *tr);
+void learn_open(struct learner *l);
+void learn_entry(struct learner *l, const struct call_result *entry);
+void learn_call(struct learner *l, struct call_result *r);
+void learn_finish(struct learner *l, int interrupted);
 
 #endif

@@ -31,6 +31,14 @@ export interface Policy {
 	roTry?: readonly string[];
 	/** Like `rw`, but a missing path is skipped: `--rw-try PATH`. */
 	rwTry?: readonly string[];
+	/**
+	 * Paths nothing beneath which can be read, listed or executed, though an `ro` path (or,
+	 * with no `ro`/`roTry`, unconfined reading: then reading is confined to all but these)
+	 * holds them: `--hide PATH`. The directories on the way to each can be entered but not
+	 * listed, and what is made in them later is unreadable. A hidden path beneath an
+	 * `rw`/`rwTry`/`unix` path, a grant within a hidden path, and `'/'` are refused (status 125).
+	 */
+	hide?: readonly string[];
 	/** `--no-symlinks`: a grant path that goes through a symlink is refused (status 125). */
 	noSymlinks?: boolean;
 	/**
@@ -78,8 +86,8 @@ export interface Policy {
 	explainJson?: string;
 	/**
 	 * `--learn FILE`: run the command WITHOUT the sandbox (trusted commands only) and write the
-	 * policy it needs to FILE, for `@FILE` on a later run. Takes no other field but keepCaps,
-	 * abi and verbose (a TypeError otherwise).
+	 * policy it needs to FILE, for `@FILE` on a later run. Takes no other field but hide,
+	 * keepCaps, abi and verbose (a TypeError otherwise); the hidden paths stay unreadable.
 	 */
 	learn?: string;
 	/** `--keep-caps`: keep the caller's capabilities (dangerous: root keeps every privilege); by default the command gets none. */

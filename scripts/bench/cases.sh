@@ -36,6 +36,11 @@ group find 5 1 "$srounds"
 bench find "$lr $find_grants -- $find_cmd"
 bench find-explain "$lr --explain $find_grants -- $find_cmd"
 
+# --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone (issue 19).
+group hide 50 10 "$rounds"
+bench ro-root "$lr --ro / -- /bin/true"
+bench hide "$lr $hide_grants -- /bin/true"
+
 # Scaling with the number of grants: up to 1,000 ...
 group small 20 3 $((3 * srounds))
 for n in 0 1 10 100 1000; do

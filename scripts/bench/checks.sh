@@ -40,6 +40,16 @@ tally_check "gcc compiles the 1,000-line C file confined, the same under --expla
 	explained_alike "$compile_grants" "$compile_cmd"
 tally_check "find /usr -maxdepth 4 prints the same under --explain, nothing denied" \
 	explained_alike "$find_grants" "$find_cmd"
+# shellcheck disable=SC2086
+hides() { # the hidden key is unreadable, its siblings readable; without --hide it reads
+	"$lr" --ro / -- cat "$home/.ssh/id_ed25519" >/dev/null &&
+		! "$lr" $hide_grants -- cat "$home/.ssh/id_ed25519" 2>/dev/null &&
+		"$lr" $hide_grants -- test -d "$home/d1"
+}
+tally_check "--ro / --hide: the hidden key is unreadable, a sibling is there, and without --hide it reads" hides
+# shellcheck disable=SC2086
+fact hide_rules "$("$lr" -v $hide_grants -- /bin/true 2>&1 | sed -n 's/^landlock-run hide: .*: \([0-9]*\) rules$/\1/p')"
+fact hide_home_entries "$(ls -A "$home" | wc -l)"
 tally_check "-v: 10,000 distinct directories and / are 10,001 grants" grant_lines 10001 "$(grants 10000)"
 tally_check "-v: one directory 10,000 times and / are 10,001 grants" grant_lines 10001 "$(dups 10000)"
 

@@ -14,7 +14,7 @@ import time
 import perfprof
 import tables
 import targets
-from stats import Run, ms, us
+from stats import Run, ms, us, x
 from syscalls import Syscalls, fmt_counts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,6 +78,12 @@ def reading(run, s, sc):
         f"unions into one; it costs landlock-run {us(s.dup_lr / 9999)} per duplicate beyond the argv copy, "
         f"against {us(s.dup_fl / 9999)} for floor-landlock"
         + sc.sx(f" ({sc.per_dup():.2f} system calls per duplicate)") + ".",
+        f"- **--hide** around `~/.ssh` in a home of {run.fact('hide_home_entries', '?')} entries, beneath "
+        f"`--ro /`, adds {run.fact('hide_rules', '?')} rules (one per entry of each directory on the way, "
+        f"from `/` down to the home, but the one that leads to `.ssh`): "
+        f"{ms(run.med('hide', 'hide'))} against {ms(run.med('hide', 'ro-root'))} for `--ro /` alone, "
+        f"{x(run.ratio('hide', 'hide', 'ro-root')[0])}"
+        + sc.sx(f"; {fmt_counts(sc.sc['hide.lr'] - sc.sc['0.lr'])} system calls more") + ".",
         f"- **--probe** costs {ms(run.med(launch, 'probe'))}: it forks a child that builds a ruleset, restricts "
         f"itself and tries the denied operations" + sc.sx(f"; {sc.total('probe.lr')} system calls in all") + ".",
     ]

@@ -35,6 +35,7 @@ if ! (
 	trace 10k.lr "$lr" $(grants 10000) -- /bin/true
 	trace 10k.fl "$floor_ll" $(grants 10000) -- /bin/true
 	trace dup.lr "$lr" $(dups 10000) -- /bin/true
+	trace hide.lr "$lr" $hide_grants -- /bin/true
 	for n in $N $((2 * N)); do
 		count "$n.lr" "$lr" $(grants $n) -- /bin/true
 		count "$n.fl" "$floor_ll" $(grants $n) -- /bin/true

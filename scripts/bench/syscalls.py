@@ -13,7 +13,8 @@ class Syscalls:
         self.ok = not self.note
         self.n = int(run.fact("strace_n", "0") or 0)
         self.sc = {k: self.trace(k) for k in
-                   ("launch.lr", "launch.fl", "launch.floor", "0.lr", "0.fl", "10k.lr", "10k.fl", "dup.lr")}
+                   ("launch.lr", "launch.fl", "launch.floor", "0.lr", "0.fl", "10k.lr", "10k.fl", "dup.lr",
+                         "hide.lr")}
         self.sc["probe.lr"] = self.trace("probe.lr", stop_at_second_execve=False)
 
     def trace(self, name, stop_at_second_execve=True):

@@ -25,6 +25,7 @@ RATIOS = [
      "--explain on a gcc compile of a 1,000-line C file within 1.5× of the same confined run (issue 13)"),
 ]
 MAX_CALLS_PER_GRANT = 2.1  # strace -c -f, beyond a fixed start-up (issue 10)
+MAX_HIDE = 1.5  # --ro / --hide ~/.ssh against --ro / at launch, a home of 200 entries (issue 19)
 
 
 def verdict(ok, what, numbers):
@@ -73,8 +74,18 @@ def nofile(run):
                    "exit 0" if rc == "0" else f"exit {rc}: {err or 'no message'}")
 
 
+def hide(run, sc):
+    rules, entries = run.fact("hide_rules", "?"), run.fact("hide_home_entries", "?")
+    return ratio_target(run, "hide", "hide", "ro-root", MAX_HIDE,
+                        f"`--ro / --hide ~/.ssh` with a home of {entries} entries within {MAX_HIDE}× of `--ro /` at "
+                        f"launch (issue 19): the walk adds {rules} rules"
+                        + sc.sx(f", {sc.total('hide.lr') - sc.total('0.lr')} system calls more before the "
+                                f"command's execve"))
+
+
 def targets(run, scaling, sc):
     out = [ratio_target(run, *t) for t in RATIOS]
+    out.append(hide(run, sc))
     out.append(flat(scaling))
     out.append(calls_per_grant(sc))
     out.append(nofile(run))

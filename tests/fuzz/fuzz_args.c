@@ -20,13 +20,16 @@
  *     runs the filter on test vectors and models the environment);
  *   - an option took another option (--no-tcp, -v, ...) as its argument;
  *   - the ruleset handles other rights than the contract gives for that
- *     command line and ABI (writes always confined, reads once --ro is
- *     given, network/scope/log only as asked and only when the ABI has them),
+ *     command line and ABI (writes always confined, reads once --ro or
+ *     --hide is given, network/scope/log only as asked and only when the ABI has them),
  *     or a feature asked for by name runs on an ABI that lacks it (--strict
  *     below 9, --tcp-* below 4, --scope below 6, log flags below 7, --udp-*
  *     below 10);
  *   - a rule carries rights the ruleset does not handle, or directory rights
  *     on a file (the real kernel would say EINVAL);
+ *   - a rule is on a --hide path or on a directory above it (canonical
+ *     paths; the nearest existing ancestor of one that does not exist):
+ *     that rule would reveal the hidden path;
  *   - any other exit status shows up.
  * ASan, UBSan and LSan catch the rest. The stand-in kernel never confines
  * the fuzzer: restrict_self only takes note, and fork fails (EAGAIN), so
@@ -37,6 +40,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -68,6 +72,7 @@
 #undef realloc
 #undef free
 #undef mmap
+#undef munmap
 #undef mremap
 #undef main
 
@@ -84,6 +89,7 @@ int lr_main(int argc, char **argv);
 #define ABI_NEWEST   10	  /* the newest ABI the contract describes */
 #define MAX_ALLOCS   2048 /* an @FILE argument maps its text */
 #define MAX_RULESETS 4
+#define MAX_HIDDEN   16
 
 enum { BACK_EXIT = 1, BACK_EXEC };
 
@@ -102,6 +108,9 @@ static struct {
 	int argc;
 	char **argv;
 	void *allocs[MAX_ALLOCS];
+	/* the --hide paths, canonical, of a command line without @FILE */
+	char hidden[MAX_HIDDEN][PATH_MAX];
+	int nhidden;
 } run;
 
 static int fd_baseline = -1;
@@ -183,9 +192,10 @@ static int looks_like_option(const char *arg)
 /* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
 static int read_option(struct asked *a, char **argv, int i, int end)
 {
-	static const char *const with_arg[] = {
-		"ro",	    "rw",	   "ro-try", "rw-try", "unix",	 "tcp-bind", "tcp-connect",
-		"udp-bind", "udp-connect", "scope",  "abi",    "setenv", "unsetenv", NULL};
+	static const char *const with_arg[] = {"ro",	      "rw",	  "ro-try",	 "rw-try",
+					       "unix",	      "tcp-bind", "tcp-connect", "udp-bind",
+					       "udp-connect", "scope",	  "abi",	 "setenv",
+					       "unsetenv",    "hide",	  NULL};
 	const char *text = argv[i] + 2, *eq = strchr(text, '=');
 	size_t len = eq ? (size_t)(eq - text) : strlen(text);
 	const char *value = eq ? eq + 1 : NULL;
@@ -202,7 +212,7 @@ static int read_option(struct asked *a, char **argv, int i, int end)
 	for (k = 0; with_arg[k]; k++)
 		if (IS(with_arg[k]) && looks_like_option(value))
 			finding("option %s swallowed the option '%s'", argv[i], value);
-	if (IS("ro") || IS("ro-try"))
+	if (IS("ro") || IS("ro-try") || IS("hide"))
 		a->reads = 1;
 	if (IS("tcp-bind") || IS("no-tcp"))
 		a->net |= LANDLOCK_ACCESS_NET_BIND_TCP;
@@ -478,6 +488,11 @@ void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t of
 }
 
 /* @FILE texts grow by mremap: model it as realloc of the tracked block. */
+int lr_fuzz_munmap(void *addr, size_t len)
+{
+	return munmap(addr, len);
+}
+
 void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...)
 {
 	void *p;
@@ -539,6 +554,72 @@ static long create_ruleset(const struct landlock_ruleset_attr *attr, size_t size
 	return fd;
 }
 
+/* ---- --hide: no rule on a hidden path or a directory above it ------------ */
+
+/* PATH made canonical as the launcher does: its nearest existing ancestor's
+ * real path; what is missing after it cannot change which directories are
+ * above. Empty when nothing of it resolves. */
+static void canonical_nearest(const char *path, char *out)
+{
+	char buf[PATH_MAX], *real, *slash;
+
+	snprintf(buf, sizeof buf, "%s", path);
+	while (!(real = realpath(buf[0] ? buf : ".", NULL)) && buf[0]) {
+		slash = strrchr(buf, '/');
+		if (!slash)
+			buf[0] = '\0';
+		else
+			slash[slash == buf] = '\0'; /* "/x" becomes "/" */
+	}
+	snprintf(out, PATH_MAX, "%s", real ? real : "");
+	free(real);
+}
+
+/* The --hide paths of the command line before --; none when an @FILE
+ * holds options this harness does not read. */
+static void note_hidden(void)
+{
+	int i;
+
+	run.nhidden = 0;
+	for (i = 1; i < run.argc && strcmp(run.argv[i], "--") != 0; i++) {
+		const char *path = NULL;
+
+		if (run.argv[i][0] == '@') {
+			run.nhidden = 0;
+			return;
+		}
+		if (strcmp(run.argv[i], "--hide") == 0 && i + 1 < run.argc)
+			path = run.argv[++i];
+		else if (strncmp(run.argv[i], "--hide=", 7) == 0)
+			path = run.argv[i] + 7;
+		if (path && path[0] && run.nhidden < MAX_HIDDEN)
+			canonical_nearest(path, run.hidden[run.nhidden++]);
+	}
+}
+
+static void check_not_hidden(int fd)
+{
+	char link[64], at[PATH_MAX];
+	ssize_t n;
+	size_t len;
+	int i;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, at, sizeof at - 1);
+	if (n < 0)
+		return;
+	at[n] = '\0';
+	len = (size_t)n;
+	for (i = 0; i < run.nhidden; i++) {
+		const char *h = run.hidden[i];
+
+		if (h[0] && (strcmp(h, at) == 0 || strcmp(at, "/") == 0 ||
+			     (strncmp(h, at, len) == 0 && h[len] == '/')))
+			finding("a rule on %s, which is the hidden path %s or above it", at, h);
+	}
+}
+
 static long add_rule(long fd, long type, const void *attr, uint32_t flags)
 {
 	struct landlock_path_beneath_attr path;
@@ -559,6 +640,7 @@ static long add_rule(long fd, long type, const void *attr, uint32_t flags)
 	memcpy(&path, attr, sizeof path);
 	if (type != LANDLOCK_RULE_PATH_BENEATH || fstat(path.parent_fd, &st))
 		finding("path rule of type %ld on fd %d", type, path.parent_fd);
+	check_not_hidden(path.parent_fd);
 	/* As the kernel does: the launcher tells a file by this answer. */
 	if (!S_ISDIR(st.st_mode) && path.allowed_access & ~FS_FILE)
 		return fail_with(EINVAL);
@@ -619,6 +701,11 @@ long lr_fuzz_syscall(long nr, ...)
 		unsigned first = va_arg(ap, unsigned), last = va_arg(ap, unsigned);
 
 		ret = process_close_range(first, last, va_arg(ap, unsigned));
+	} else if (nr == __NR_getdents64) {
+		int fd = va_arg(ap, int);
+		void *buf = va_arg(ap, void *);
+
+		ret = syscall(nr, fd, buf, va_arg(ap, size_t));
 	} else if (nr == __NR_openat2) {
 		int dirfd = va_arg(ap, int);
 		const char *path = va_arg(ap, const char *);
@@ -746,6 +833,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      NULL))
 		abort();
 	make_argv(data + 1, size - 1);
+	note_hidden();
 	optind = 0; /* glibc: start a fresh scan */
 	run.active = 1;
 	switch (setjmp(run.back)) {

@@ -30,6 +30,7 @@ void *lr_fuzz_malloc(size_t size);
 void *lr_fuzz_realloc(void *ptr, size_t size);
 void lr_fuzz_free(void *ptr);
 void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+int lr_fuzz_munmap(void *addr, size_t len);
 void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...);
 
 #define exit	lr_fuzz_exit
@@ -45,6 +46,7 @@ void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...);
 #define realloc lr_fuzz_realloc
 #define free	lr_fuzz_free
 #define mmap	lr_fuzz_mmap
+#define munmap	lr_fuzz_munmap
 #define mremap	lr_fuzz_mremap
 #define main	lr_main
 

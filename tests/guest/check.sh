@@ -61,6 +61,7 @@ tcp_connect           4
 tcp_bind              4
 scope_signal          6
 unix_socket           1
+hide                  1
 udp                   10
 explain_write         1
 explain_exec          1

@@ -165,3 +165,39 @@ c_udp() {
 	kill $server
 	wait $server 2>/dev/null
 }
+# --hide on every kernel (read rights exist since ABI 1): beneath --ro / and with
+# no --ro at all, each way to the hidden file fails while a control run without
+# --hide reads it; a sibling stays readable; a hidden path beneath --rw is refused.
+c_hide() {
+	h=$T/home
+	mkdir -p $h/.ssh $h/docs $T/ok/ws
+	echo SECRET >$h/.ssh/key
+	echo sibling >$h/docs/readme
+	printf '#!/bin/sh\necho RAN\n' >$h/.ssh/run
+	chmod +x $h/.ssh/run
+	for policy in "--ro /" ""; do
+		while read -r a; do
+			# shellcheck disable=SC2086 # the policy is split into its options
+			r $LR $policy --rw $T/ok/ws -- sh -c "$a"
+			[ "$rc" = 0 ] && [ -n "$out" ] || no "control [$policy] $a: exit $rc, [$out]"
+			# shellcheck disable=SC2086
+			r $LR $policy --hide $h/.ssh --rw $T/ok/ws -- sh -c "$a"
+			[ "$rc" != 0 ] || no "--hide [$policy] $a exited 0"
+			case $out in *SECRET* | *RAN* | *key*) no "--hide [$policy] $a printed [$out]" ;; esac
+		done <<EOT
+cat $h/.ssh/key
+cat $h/docs/../.ssh/key
+cat /proc/self/root$h/.ssh/key
+cd $h/.ssh && cat key
+ls $h/.ssh
+$h/.ssh/run
+tryop open-at $h .ssh/key && cat $h/.ssh/key
+ln -sf $h/.ssh/key $T/ok/ws/l && cat $T/ok/ws/l
+EOT
+		# shellcheck disable=SC2086
+		r $LR $policy --hide $h/.ssh -- cat $h/docs/readme
+		[ "$out" = sibling ] || no "--hide [$policy]: the sibling read printed [$out] (exit $rc)"
+	done
+	r $LR --ro / --rw $h --hide $h/.ssh -- true
+	want_refusal
+}

@@ -74,6 +74,7 @@ const FIELDS = [
 	['rw', '--rw', list(path)],
 	['roTry', '--ro-try', list(path)],
 	['rwTry', '--rw-try', list(path)],
+	['hide', '--hide', list(path)],
 	['noSymlinks', '--no-symlinks', flag],
 	['unix', '--unix', list(path)],
 	['tcpBind', '--tcp-bind', ports],
@@ -101,7 +102,8 @@ const FIELDS = [
 	['verbose', '--verbose', flag],
 ];
 
-// What the launcher refuses beside --learn: a policy, and explaining one.
+// What the launcher refuses beside --learn: a policy, and explaining one (--hide it takes:
+// the learning run cannot read the hidden paths).
 const NOT_WITH_LEARN = ['ro', 'rw', 'roTry', 'rwTry', 'unix', 'tcpBind', 'tcpConnect', 'noTcp', 'udpBind',
 	'udpConnect', 'noUdp', 'scopes', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'explain', 'explainJson'];
 

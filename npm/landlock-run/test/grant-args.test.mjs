@@ -20,10 +20,12 @@ test('options come in the fixed order whatever the key order of the policy', () 
 		closeFds: true, dieWithParent: true, newSession: true, keepCaps: true, noLogNested: true, noLog: true,
 		logSubprocesses: true, noSymlinks: true,
 		scopes: ['signal', 'abstract-unix'], udpConnect: [53, '5353-5355'], udpBind: [0], tcpConnect: [443, 80],
-		tcpBind: [8080], unix: ['/run/s', '/run/d'], rwTry: ['/rwtry'], roTry: ['/rotry'], rw: ['/rw'], ro: ['/ro'],
+		tcpBind: [8080], unix: ['/run/s', '/run/d'], hide: ['/h1', '/h2'], rwTry: ['/rwtry'], roTry: ['/rotry'],
+		rw: ['/rw'], ro: ['/ro'],
 	};
 	assert.deepEqual(grantArgs(policy), [
-		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry', '--no-symlinks',
+		'--ro', '/ro', '--rw', '/rw', '--ro-try', '/rotry', '--rw-try', '/rwtry', '--hide', '/h1', '--hide', '/h2',
+		'--no-symlinks',
 		'--unix', '/run/s', '--unix', '/run/d',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
 		'--udp-bind', '0', '--udp-connect', '53', '--udp-connect', '5353-5355',
@@ -37,7 +39,8 @@ test('options come in the fixed order whatever the key order of the policy', () 
 
 test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits them', () => {
 	assert.deepEqual(Object.entries(POLICY_OPTIONS), [
-		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['noSymlinks', '--no-symlinks'],
+		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['hide', '--hide'],
+		['noSymlinks', '--no-symlinks'],
 		['unix', '--unix'], ['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
 		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'], ['scopes', '--scope'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
@@ -60,6 +63,8 @@ test('explain, explainJson and learn: their options, in their place; learn takes
 		['--ro', '/', '--explain', '--explain-json', 'd.json']);
 	assert.deepEqual(grantArgs({ learn: 'p', keepCaps: true, abi: 4, newSession: true }),
 		['--learn', 'p', '--keep-caps', '--new-session', '--abi', '4']);
+	// --learn takes --hide: the learning run cannot read the hidden paths
+	assert.deepEqual(grantArgs({ learn: 'p', hide: ['/home/u/.ssh'] }), ['--hide', '/home/u/.ssh', '--learn', 'p']);
 	for (const other of [{ ro: ['/'] }, { explain: true }, { scopes: [] }, { strict: false }]) {
 		assert.throws(() => grantArgs({ learn: 'p', ...other }),
 			(e) => e instanceof TypeError && /^landlock-run: learn runs the command without the sandbox/.test(e.message));
@@ -108,6 +113,8 @@ const bad = {
 	'path "--"': { rw: ['--'] },
 	'unix as a string': { unix: '/run/s' },
 	'empty unix path': { unix: [''] },
+	'hide as a string': { hide: '/home/u/.ssh' },
+	'a hidden path that is an option': { hide: ['--ro'] },
 	'a path that is an option': { rwTry: ['--no-tcp'] },
 	'a path that is a short option': { ro: ['-v'] },
 	'setenv without =': { setenv: ['A'] },

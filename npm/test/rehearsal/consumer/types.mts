@@ -18,7 +18,7 @@ if (result.enforced) {
 	seen.push(code, why.length);
 }
 const policy: Policy = {
-	ro: ['/usr'], rw: ['/tmp'], roTry: [], rwTry: [], unix: ['/dev/log'], tcpBind: 'none', tcpConnect: [443, '8000-8999'],
+	ro: ['/usr'], rw: ['/tmp'], roTry: [], rwTry: [], hide: ['/root/.ssh'], unix: ['/dev/log'], tcpBind: 'none', tcpConnect: [443, '8000-8999'],
 	udpBind: [0], udpConnect: [53], scopes: ['signal'], logSubprocesses: false, noLog: false, noLogNested: false, abi: 7, strict: false, verbose: false,
 };
 const argv: string[] = command(policy, ['true'], { launcher: launcherPath() });

@@ -1,0 +1,368 @@
+/*
+ * --hide PATH: a subtree withheld from a readable tree. Landlock rules only
+ * add rights, and a rule on a directory covers everything beneath it, so a
+ * read-side grant G that holds a hidden path H adds no rule of its own:
+ * each entry of each directory on the way from G down to H's parent gets
+ * G's rights instead, all but the entry that leads to H. Hidden paths
+ * beneath one grant share its walk. The directories on the way keep no
+ * rights: they can be traversed (a lookup needs none) but not listed, and
+ * what is made in them after launch is not readable.
+ *
+ * Paths are compared as canonical strings, as the kernel's walk up from a
+ * file meets its directories. A hard link or a bind mount elsewhere is
+ * another path, which no rule here withholds (the README's limits).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+/* More entries than this in a directory on the way is refused: each costs
+ * a rule, and a launch must not spend seconds on one huge directory. */
+#define MAX_ENTRIES 16384
+
+/* getdents64(2)'s record. */
+struct dir_record {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+void add_hidden(struct request *r, const char *path)
+{
+	r->hidden[r->nhidden++].path = path;
+	r->reads_confined = 1;
+}
+
+/* The rest of canonical path H beneath directory D (LEN bytes), or NULL
+ * when H is not strictly beneath D. */
+static const char *beneath(const char *h, const char *d, size_t len)
+{
+	if (len > 1 && (strncmp(h, d, len) || h[len] != '/'))
+		return NULL;
+	h += len + (len > 1); /* "/" ends in its slash */
+	return *h ? h : NULL;
+}
+
+static int within(const char *path, const char *dir)
+{
+	return strcmp(path, dir) == 0 || beneath(path, dir, strlen(dir));
+}
+
+const struct hidden *hidden_at(const struct request *r, const char *canon)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhidden; i++)
+		if (within(canon, r->hidden[i].canon))
+			return &r->hidden[i];
+	return NULL;
+}
+
+/* H's nearest existing ancestor, or H itself, opened as grants are; *REST
+ * is what does not exist after it, as written. */
+static int open_nearest(const struct hidden *h, int no_symlinks, const char **rest)
+{
+	char path[PATH_MAX];
+	size_t cut = strlen(h->path);
+	int fd = -1;
+
+	errno = ENAMETOOLONG;
+	if (cut < sizeof path)
+		memcpy(path, h->path, cut + 1);
+	while (cut < sizeof path) {
+		*rest = h->path + cut;
+		fd = open_at(AT_FDCWD, cut ? path : ".", O_PATH, no_symlinks);
+		if (fd >= 0 || errno != ENOENT || cut == 0)
+			break;
+		while (cut > 0 && path[cut - 1] == '/')
+			cut--;
+		while (cut > 0 && path[cut - 1] != '/')
+			cut--;
+		path[cut] = '\0';
+	}
+	if (fd < 0 && no_symlinks && errno == ELOOP)
+		die("cannot open %s path %s: it goes through a symlink (--no-symlinks)", "--hide",
+		    h->path);
+	if (fd < 0)
+		die_errno("cannot open %s path %s", "--hide", h->path);
+	return fd;
+}
+
+/*
+ * CANON (LEN bytes, the directory FD) with the missing REST appended, one
+ * component at a time. What a . or .. there, or a symlink to nothing, will
+ * name once it exists cannot be told from here: refused.
+ */
+static void append_missing(const struct hidden *h, int fd, const char *rest, char *canon,
+			   size_t len)
+{
+	struct stat st;
+	size_t n;
+	int dots;
+
+	for (; *rest; rest += n + (rest[n] == '/')) {
+		n = strcspn(rest, "/");
+		if (n == 0)
+			continue;
+		errno = ENAMETOOLONG;
+		if (len + 1 + n >= PATH_MAX)
+			die_errno("cannot open %s path %s", "--hide", h->path);
+		if (len > 1)
+			canon[len++] = '/';
+		copy_span(canon + len, PATH_MAX - len, rest, n);
+		dots = rest[0] == '.' && (n == 1 || (n == 2 && rest[1] == '.'));
+		if (dots || (fd >= 0 && fstatat(fd, canon + len, &st, AT_SYMLINK_NOFOLLOW) == 0))
+			die("--hide %s: %s %s", h->path, canon,
+			    dots ? "follows a path that does not exist"
+				 : "is a symlink to a path that does not exist (hide its target)");
+		len += n;
+		fd = -1; /* only the first can be a symlink: the others are missing */
+	}
+}
+
+static void resolve_one(struct hidden *h, char *canon, int no_symlinks)
+{
+	const char *rest;
+	int fd = open_nearest(h, no_symlinks, &rest), len = path_of_fd(fd, canon);
+	struct stat st;
+
+	if (len < 0 || fstat(fd, &st))
+		die_errno("cannot open %s path %s", "--hide", h->path);
+	h->canon = canon;
+	h->exists = *rest == '\0';
+	h->dev = st.st_dev; /* overwritten below when it does not exist */
+	h->ino = st.st_ino;
+	append_missing(h, fd, rest, canon, (size_t)len);
+	if (!h->exists)
+		h->dev = h->ino = 0;
+	if (close(fd))
+		die_errno("cannot open %s path %s", "--hide", h->path);
+	if (strcmp(canon, "/") == 0)
+		die("--hide %s hides /: Landlock withholds a path by granting what is around it, "
+		    "and nothing is around /",
+		    h->path);
+}
+
+void resolve_hidden(struct request *r)
+{
+	char *canon;
+	size_t i;
+
+	if (!r->nhidden)
+		return;
+	canon = mmap(NULL, r->nhidden * PATH_MAX, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (canon == MAP_FAILED)
+		die_errno("cannot allocate the hidden paths");
+	for (i = 0; i < r->nhidden; i++)
+		resolve_one(&r->hidden[i], canon + i * PATH_MAX, r->no_symlinks);
+}
+
+/*
+ * Landlock cannot take back part of what a rule on a directory gives: a
+ * grant within a hidden path would reveal it, and the walk around a hidden
+ * path beneath a writable (or --unix) directory would take away making
+ * files (or connecting to sockets made) in the directories on the way.
+ */
+int grant_hides(const struct policy *p, const struct grant *g, int fd, char *canon)
+{
+	static const char *const why[GRANT_KINDS] = {
+		[GRANT_RW] = "creating files in it",
+		[GRANT_UNIX] = "connecting to sockets made in it later",
+	};
+	const struct request *r = &p->asked;
+	size_t i, len;
+	int found = 0;
+
+	if (path_of_fd(fd, canon) < 0)
+		die_errno("cannot read /proc/self/fd/%d for %s path %s", fd, g->option, g->path);
+	len = strlen(canon);
+	for (i = 0; i < r->nhidden; i++) {
+		const struct hidden *h = &r->hidden[i];
+
+		if (within(canon, h->canon))
+			die("%s %s is within --hide %s: Landlock rules only add rights, so it "
+			    "would reveal what is hidden",
+			    g->option, g->path, h->path);
+		if (!beneath(h->canon, canon, len))
+			continue;
+		if (why[g->kind])
+			die("--hide %s is beneath %s %s: Landlock cannot withhold part of a "
+			    "directory without taking away %s",
+			    h->path, g->option, g->path, why[g->kind]);
+		found = 1;
+	}
+	return found;
+}
+
+/* Hidden path I is walked around unless another one hides it already: one
+ * it is beneath, or the same path given earlier. */
+static int walked(const struct request *r, size_t i)
+{
+	const char *h = r->hidden[i].canon;
+	size_t j;
+
+	for (j = 0; j < r->nhidden; j++)
+		if (j != i && within(h, r->hidden[j].canon) &&
+		    (j < i || strcmp(h, r->hidden[j].canon)))
+			return 0;
+	return 1;
+}
+
+/* The directory D (LEN bytes) is on the way to a hidden path walked before
+ * hidden path I, within the same grant: it is listed already. */
+static int listed(const struct request *r, size_t i, const char *d, size_t len)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (beneath(r->hidden[j].canon, d, len) && walked(r, j))
+			return 1;
+	return 0;
+}
+
+/* The entry NAME of directory D (LEN bytes) is a hidden path or holds one. */
+static int leads_to_hidden(const struct request *r, const char *d, size_t len, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	for (i = 0; i < r->nhidden; i++) {
+		const char *rest = beneath(r->hidden[i].canon, d, len);
+
+		if (rest && strncmp(rest, name, n) == 0 && (rest[n] == '/' || rest[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/* One grant's walk around the hidden paths beneath it. */
+struct walk {
+	const struct policy *p;
+	int grant;  /* its descriptor, */
+	size_t len; /* the length of its canonical path */
+	uint64_t rights;
+	hide_rule_fn *fn;
+	void *ctx;
+	size_t hidden; /* the hidden path walked now */
+	struct fd_batch batch;
+	size_t rules;
+};
+
+/* A directory gets every right of the grant, anything else its file rights
+ * (the kernel refuses more). */
+static int add_rule_on(struct walk *w, int fd, const struct stat *st)
+{
+	uint64_t rights = w->rights & (S_ISDIR(st->st_mode) ? ~0ULL : w->p->kernel.file_rights);
+
+	if (!rights)
+		return 0;
+	w->rules++;
+	return w->fn(w->ctx, fd, rights, w->hidden);
+}
+
+/* A symlink gets nothing: a rule on it would be on the link itself, which no
+ * access checks, and following it could grant the hidden path. A file
+ * system that does not tell the type in its listing costs an fstat. */
+static void add_entry(struct walk *w, const struct hidden *h, size_t len, int dir,
+		      const struct dir_record *d)
+{
+	struct stat st = {.st_mode = d->type == DT_DIR ? S_IFDIR : S_IFREG};
+	int fd = openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 && errno == EMFILE && w->batch.n > 0) {
+		close_batch(&w->batch);
+		fd = openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0 && (errno == ENOENT || errno == EACCES))
+		return; /* gone since the listing, or out of the caller's reach too */
+	if (fd < 0 || (d->type == DT_UNKNOWN && fstat(fd, &st)) ||
+	    (!S_ISLNK(st.st_mode) && add_rule_on(w, fd, &st)))
+		die_errno("--hide %s: cannot add a rule for %.*s/%s", h->path,
+			  (int)(len > 1 ? len : 0), h->canon, d->name);
+	add_to_batch(&w->batch, fd);
+}
+
+/* The directory on the way (the first LEN bytes of H), opened from the
+ * grant without following a symlink: its path was canonical. */
+static int open_on_way(const struct walk *w, const char *h, size_t len)
+{
+	char rel[PATH_MAX] = ".";
+	size_t start = w->len + (w->len > 1);
+
+	if (len > w->len)
+		copy_span(rel, sizeof rel, h + start, len - start);
+	return open_at(w->grant, rel, O_RDONLY | O_DIRECTORY, 1);
+}
+
+/* Every entry of the directory on the way but symlinks and those that lead
+ * to a hidden path. 0 when it does not exist: then nothing beneath it does. */
+static int list_around(struct walk *w, const struct hidden *h, size_t len)
+{
+	char buf[8192];
+	long n, off, entries = 0;
+	int dir;
+
+	close_batch(&w->batch); /* room for the directory under a low descriptor limit */
+	dir = open_on_way(w, h->canon, len);
+
+	if (dir < 0 && errno == ENOENT)
+		return 0;
+	if (dir < 0 && errno == EACCES)
+		return 1; /* the caller cannot list it: nothing in it is granted */
+	if (dir < 0)
+		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
+	while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+		for (off = 0; off < n; off += ((const struct dir_record *)(buf + off))->reclen) {
+			const struct dir_record *d = (const void *)(buf + off);
+
+			if (d->name[0] == '.' &&
+			    (!d->name[1] || (d->name[1] == '.' && !d->name[2])))
+				continue;
+			if (++entries > MAX_ENTRIES)
+				die("--hide %s: %.*s has more than %d entries, one rule each",
+				    h->path, (int)len, h->canon, MAX_ENTRIES);
+			if (d->type != DT_LNK &&
+			    !leads_to_hidden(&w->p->asked, h->canon, len, d->name))
+				add_entry(w, h, len, dir, d);
+		}
+	if (n < 0 || close(dir))
+		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
+	return 1;
+}
+
+size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t rights,
+		    hide_rule_fn *fn, void *ctx)
+{
+	const struct request *r = &p->asked;
+	struct walk w = {p, fd, strlen(canon), rights, fn, ctx, 0, {.n = 0}, 0};
+	const char *h, *slash;
+	size_t len;
+
+	for (; w.hidden < r->nhidden; w.hidden++) {
+		h = r->hidden[w.hidden].canon;
+		if (!beneath(h, canon, w.len) || !walked(r, w.hidden))
+			continue;
+		/* G, then each directory below it down to H's parent */
+		for (len = w.len;; len = (size_t)(slash - h)) {
+			if (!listed(r, w.hidden, h, len) &&
+			    !list_around(&w, &r->hidden[w.hidden], len))
+				break;
+			slash = strchr(h + len + (len > 1), '/');
+			if (!slash)
+				break;
+		}
+	}
+	close_batch(&w.batch);
+	return w.rules;
+}

@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# The tracer behind --explain and --learn is hostile-input code: every attack
+# a confined command can make on its observer, performed for real, beside a
+# control that shows the attack has teeth (it works without the launcher, or
+# the same mechanism reports a genuine call). make sanitize runs this file
+# against the ASan and UBSan build, where the forged stops below overflowed
+# a stack buffer before.
+load helpers
+load explain
+
+HOSTILE=$HELPERS/hostile
+
+setup() {
+	require_landlock
+	explain_setup
+}
+
+# gone PID: PID has exited (a zombie no one reaped yet counts), within 5 s.
+gone() {
+	for _ in $(seq 100); do
+		[ -e "/proc/$1" ] || return 0
+		grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "process $1 is still there"
+}
+
+teardown() {
+	[ ! -f "$BATS_TEST_TMPDIR/cleanup" ] || rm -rf "$(cat "$BATS_TEST_TMPDIR/cleanup")"
+}
+
+@test "forged stops: the command's own filter names any row for any call; only genuine stops are explained" {
+	cd no
+	explain --ro / -- "$HOSTILE" forge "$d/genuine"
+	assert_equal "$status" 0
+	assert_equal "$output" EACCES
+	# The openat row is the call itself: that one is genuine, and so is the open.
+	assert_equal "$denied" "$(printf '%s\n' "make_reg $d/no/\\x01 (openat by hostile): allow with --rw $d/no" \
+		"make_dir $d/genuine (mkdirat by hostile): allow with --rw $d")"
+	assert_equal "$(grep -c '' "$J")" 2
+}
+
+@test "the FIFO a #! line names neither hangs --explain nor the plain run's 126 path" {
+	mkfifo "$d/fifo"
+	printf '#!%s\n' "$d/fifo" >"$d/script"
+	chmod 755 "$d/script"
+	# Control: a plain read-only open of the FIFO blocks until a writer comes.
+	run -124 timeout 2 sh -c 'exec 3<"$1"' _ "$d/fifo"
+	run -126 --separate-stderr timeout 20 "$LR" --ro / -- "$d/script"
+	assert_one_launcher_line
+	explain --ro / -- timeout 20 "$d/script"
+	[ "$status" -eq 126 ] || fail "status $status: $stderr"
+	# A device named as the interpreter is not opened either: /dev/watchdog would arm.
+	printf '#!/dev/null\n' >"$d/script"
+	run -126 --separate-stderr timeout 20 "$LR" --ro / -- "$d/script"
+}
+
+@test "clone(CLONE_UNTRACED) is refused while traced, and the traced tree ends with the launcher" {
+	# Control: without the tracer the untraced clone is made.
+	run -0 "$HOSTILE" untraced
+	assert_output ok
+	run -0 "$LR" --ro / -- "$HOSTILE" untraced
+	assert_output ok
+	explain --ro / -- "$HOSTILE" untraced
+	assert_equal "$output" EPERM
+	# clone3, whose flags a filter cannot read, is ENOSYS: libc falls back to clone.
+	explain --ro / -- "$PYTHON" -c 'import ctypes, os; r = ctypes.CDLL(None, use_errno=True).syscall(435, 0, 0); print(os.strerror(ctypes.get_errno()))'
+	assert_equal "$output" "Function not implemented"
+	# The launcher killed: every process of the tree dies with it (PTRACE_O_EXITKILL).
+	"$LR" --explain --ro / --rw "$d/ok" -- sh -c 'sleep 100 & echo $! > "$1"; wait' _ "$d/ok/pid" 3>&- &
+	local launcher=$!
+	for _ in $(seq 100); do [ -s ok/pid ] && break; sleep 0.05; done
+	kill -0 "$(cat ok/pid)"
+	kill -KILL "$launcher"
+	wait "$launcher" || true
+	gone "$(cat ok/pid)"
+}
+
+@test "io_uring is refused while traced (ENOSYS): its operations would bypass every stop" {
+	explain --ro / -- "$PYTHON" -c 'import ctypes, os; p = ctypes.create_string_buffer(120); r = ctypes.CDLL(None, use_errno=True).syscall(425, 1, p); print(os.strerror(ctypes.get_errno()) if r < 0 else "ok")'
+	assert_equal "$output" "Function not implemented"
+}
+
+@test "a command that stops itself does not freeze its launcher; SIGTERM ends the run within a second" {
+	# Not the terminal's foreground job: the command's stop stays its own, and a
+	# helper that continues it lets the run finish.
+	explain --ro / -- sh -c '(sleep 1; kill -CONT $$) & kill -STOP $$; echo continued'
+	assert_equal "$status" 0
+	assert_equal "$output" continued
+	# A command that stops itself for good, and ignores SIGTERM: timeout(1)
+	# sends SIGTERM after 2 s, and the launcher ends the tree a second later.
+	local start=$SECONDS
+	run timeout 2 "$LR" --explain --ro / -- sh -c 'trap "" TERM; kill -STOP $$'
+	assert_equal "$status" 124
+	[ $((SECONDS - start)) -lt 8 ] || fail "took $((SECONDS - start)) s"
+	# A spawn with a timeout, as a harness does it, returns.
+	command -v node >/dev/null || skip "no node for the spawnSync check"
+	run -0 node -e '
+		const r = require("child_process").spawnSync(process.argv[1], ["--explain", "--ro", "/", "--",
+			"sh", "-c", "trap \"\" TERM INT HUP; kill -STOP $$"], { timeout: 2000 });
+		if (r.error?.code !== "ETIMEDOUT") throw new Error(String(r.error));
+		console.log("returned", r.signal)' "$LR"
+	assert_output "returned SIGTERM"
+}
+
+@test "SIGTERM to the launcher: the tree is killed, and the launcher dies of SIGTERM" {
+	"$LR" --explain --ro / --rw "$d/ok" -- sh -c 'trap "" TERM; echo $$ > "$1"; while :; do sleep 1; done' \
+		_ "$d/ok/pid" 3>&- &
+	local launcher=$!
+	for _ in $(seq 100); do [ -s ok/pid ] && break; sleep 0.05; done
+	kill -TERM "$launcher"
+	local rc=0
+	wait "$launcher" || rc=$?
+	assert_equal "$rc" $((128 + 15))
+	gone "$(cat ok/pid)"
+}
+
+@test "--learn with stderr a pipe, written through /dev/stderr, finishes" {
+	run -0 timeout 20 bash -c '"$1" --learn "$2" -- sh -c "echo x > /dev/stderr; echo y > /dev/stdout" 2>&1 | cat' \
+		_ "$LR" "$d/policy"
+	assert_output $'x\ny'
+	grep -q '^# landlock-run --learn' policy || fail "$(cat policy)"
+}
+
+@test "a reaped command's pid is never signalled, even once another process has it" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
+	command -v unshare >/dev/null || skip "no unshare"
+	# In a pid namespace of its own, the command's pid is handed to a victim
+	# (ns_last_pid) after the command is reaped, while the launcher still
+	# waits for a grandchild. Then the launcher gets SIGTERM.
+	run -0 unshare --pid --fork --mount-proc bash -c '
+		"$1" --explain --ro / --rw "$2" -- sh -c "echo \$\$ > $2/pid; (sleep 30) & exit 0" 3>&- &
+		launcher=$!
+		for i in $(seq 100); do [ -s "$2/pid" ] && break; sleep 0.05; done
+		sleep 0.3
+		pid=$(cat "$2/pid")
+		echo $((pid - 1)) > /proc/sys/kernel/ns_last_pid
+		sleep 30 & victim=$!
+		[ "$victim" = "$pid" ] || { echo "victim $victim is not $pid"; exit 1; }
+		kill -TERM "$launcher"; wait "$launcher"
+		kill -0 "$victim" && echo victim alive
+		# Control: that pid is the victim'\''s now: a signal to it kills the victim.
+		kill -TERM "$pid"; wait "$victim"; echo "victim: $?"' _ "$LR" "$d/ok"
+	assert_output $'victim alive\nvictim: 143'
+}
+
+@test "the tracer is boxed while the command runs: no capability, no_new_privs, a seccomp filter" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to show the capabilities dropped"
+	# Control: the launcher starts with root's capabilities.
+	run -0 grep CapEff /proc/self/status
+	[[ $output != *"0000000000000000" ]] || fail "no capabilities to drop: $output"
+	"$LR" --explain --ro / --rw "$d/ok" -- sh -c 'touch "$1"; sleep 2' _ "$d/ok/running" 3>&- &
+	local launcher=$!
+	for _ in $(seq 100); do [ -e ok/running ] && break; sleep 0.05; done
+	run -0 grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):' "/proc/$launcher/status"
+	wait "$launcher"
+	assert_output "$(printf '%s\t%s\n' CapInh: 0000000000000000 CapPrm: 0000000000000000 \
+		CapEff: 0000000000000000 CapBnd: 0000000000000000 CapAmb: 0000000000000000 \
+		NoNewPrivs: 1 Seccomp: 2)"
+}
+
+@test "100,000 distinct denials: the first 10,000 are listed, one line counts the rest" {
+	explain --ro / -- "$HOSTILE" creates "$d/no" 100000
+	assert_equal "$status" 0
+	assert_equal "$output" 100000
+	assert_equal "$(grep -c '^landlock-run denied: make_reg' <<<"$stderr")" 10000
+	assert_equal "$(grep -v '^landlock-run denied: ' <<<"$stderr")" \
+		"landlock-run explain: 90000 more denials, repeats counted, not listed: only the first 10000 distinct ones are"
+	assert_equal "$(grep -c '"kind":"fs"' "$J")" 10000
+	assert_equal "$(tail -n 1 "$J")" '{"kind":"unlisted","denials":90000}'
+	assert_equal "$(tail -n 1 <<<"$json")" "(90000 more not listed)"
+}
+
+@test "the tracer resolves with no more power than the command: another user's private directory is not explained" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	local pub
+	pub=$(mktemp -d /tmp/landlock-run-tracer.XXXXXX)
+	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
+	chmod 755 "$pub"
+	mkdir "$pub/private"
+	echo data >"$pub/private/f"
+	chmod 666 "$pub/private/f"
+	chown -R 65534:65534 "$pub/private"
+	chmod 700 "$pub/private"
+	# Control: its owner may write the file, and so may root with its
+	# capabilities (the tracer's before it drops them); root without may not even look.
+	run -0 setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo more >> "$1"' _ "$pub/private/f"
+	run -0 sh -c 'echo more >> "$1"' _ "$pub/private/f"
+	explain --ro / -- sh -c 'echo more >> "$1"' _ "$pub/private/f"
+	assert_equal "$status" 2
+	[[ $stderr == *"Permission denied"* ]] || fail "$stderr"
+	[[ $stderr != *"landlock-run denied"* ]] || fail "explained what the command could not see: $stderr"
+	assert_file_empty "$J"
+}
+
+@test "/dev/stdout is the command's, not the tracer's: a write to it is explained with the command's file" {
+	# The command's stdout (fd 4 made 1) is a file outside the grants; the
+	# launcher's own stdout is another file.
+	explain --ro / --rw "$d/ok" -- sh -c 'exec 1>&4; echo x > /dev/stdout' 4>>"$d/no/command-out"
+	assert_equal "$status" 2
+	assert_denied "write_file,truncate $d/no/command-out (openat by sh): allow with --rw $d/no/command-out"
+}
+
+@test "a plain run executes none of the tracer: exactly the system calls of the confinement path" {
+	[ "$(id -u)" -eq 0 ] || skip "the list is root's (an unprivileged caller has no capability to drop)"
+	command -v strace >/dev/null || skip "no strace"
+	run -0 strace -qq -o "$d/trace" "$LR" --ro / --rw "$d/ok" --rw /dev/null -- /bin/true
+	# The launcher's calls up to the exec of the command, the bounding-set drops as one.
+	run -0 "$PYTHON" -c 'import re, sys
+calls = [re.match(r"(\w+)\((.*)", l) for l in open(sys.argv[1])]
+names = []
+for m in calls[1:]:
+    name = m[1] + (" CAPBSET_DROP" if m[2].startswith("PR_CAPBSET_DROP") else "")
+    if name == "execve":
+        break
+    if not names or names[-1] != name or "CAPBSET" not in name:
+        names.append(name)
+print(" ".join(names))' "$d/trace"
+	assert_output "arch_prctl set_tid_address rt_sigaction mmap landlock_create_ruleset landlock_create_ruleset openat landlock_add_rule openat landlock_add_rule openat landlock_add_rule fstat landlock_add_rule close_range prctl landlock_restrict_self close seccomp capget prctl CAPBSET_DROP capset rt_sigaction"
+}
