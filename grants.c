@@ -268,18 +268,27 @@ static uint64_t add_grant_rules(const struct policy *p, int ruleset, const struc
 	return rights;
 }
 
-/* Without --ro, --hide confines reading to all but the hidden paths: an
- * implied --ro / is walked around them like any other. */
-static const struct grant implied = {"--hide implies --ro", "/", GRANT_RO, 0};
+/* Grant I of the run: the user's in command-line order, then, without
+ * --ro, the --ro / that --hide implies (reading is confined to all but the
+ * hidden paths, so / is walked around them like any other); NULL past the
+ * last. */
+const struct grant *grant_number(const struct request *r, size_t i)
+{
+	static const struct grant implied = {"--hide implies --ro", "/", GRANT_RO, 0};
+
+	if (i < r->ngrants)
+		return &r->grants[i];
+	return i == r->ngrants && r->nhidden && !r->reads_granted ? &implied : NULL;
+}
 
 static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose)
 {
 	const struct request *r = &p->asked;
 	struct fd_batch batch = {.n = 0};
-	size_t i, n = r->ngrants + (r->nhidden && !r->reads_granted);
+	const struct grant *g;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct grant *g = i < r->ngrants ? &r->grants[i] : &implied;
+	for (i = 0; (g = grant_number(r, i)); i++) {
 		int fd = open_grant(g, r->no_symlinks, &batch);
 		uint64_t rights = 0;
 		long entries = -1;

@@ -69,6 +69,16 @@ const struct hidden *hidden_at(const struct request *r, const char *canon)
 	return NULL;
 }
 
+const struct hidden *hidden_beneath(const struct request *r, const char *canon)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhidden; i++)
+		if (beneath(r->hidden[i].canon, canon, strlen(canon)))
+			return &r->hidden[i];
+	return NULL;
+}
+
 /* H's nearest existing ancestor, or H itself, opened as grants are; *REST
  * is what does not exist after it, as written. */
 static int open_nearest(const struct hidden *h, int no_symlinks, const char **rest)

@@ -232,6 +232,7 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 int build_ruleset(const struct policy *p, struct out *verbose);
+const struct grant *grant_number(const struct request *r, size_t i);
 /* openat(DIRFD, PATH, FLAGS | O_CLOEXEC); NO_SYMLINKS: ELOOP on any symlink */
 int open_at(int dirfd, const char *path, int flags, int no_symlinks);
 int path_of_fd(int fd, char *out); /* FD's canonical path (PATH_MAX) and its length, or -1 */
@@ -262,6 +263,8 @@ size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t 
 		    hide_rule_fn *fn, void *ctx);
 /* The hidden path CANON is, or is beneath; NULL if none. */
 const struct hidden *hidden_at(const struct request *r, const char *canon);
+/* A hidden path strictly beneath the directory CANON; NULL if none. */
+const struct hidden *hidden_beneath(const struct request *r, const char *canon);
 
 /* seccomp.c: TIOCSTI and TIOCLINUX fail with EPERM from now on, on every
  * system-call ABI; needs no_new_privs. 0, or -1 and errno. */

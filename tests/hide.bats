@@ -293,6 +293,50 @@ refused() {
 	assert_output SECRET-KEY
 }
 
+@test "--learn with --hide: the policy keeps the hidden paths and no grant that reveals or contradicts one" {
+	local canon
+	canon=$(cd "$H/.ssh" && pwd -P)
+	run --separate-stderr "$LR" --learn "$BATS_TEST_TMPDIR/learned" --hide "$H/.ssh" -- sh -c \
+		'cat "$1/docs/readme" "$1/.sshx/notes"; touch "$1/new"; echo x > "$1/.ssh/known"' _ "$H"
+	assert_success
+	local policy
+	policy=$(grep -v '^# ' "$BATS_TEST_TMPDIR/learned")
+	grep -qx -- "--hide=$canon" <<<"$policy" || fail "no --hide line in: $policy"
+	# The writes in the home and in the hidden directory cannot be granted beside it.
+	grep -q "^# not granted: --rw=${canon%/.ssh} (--hide $canon)" "$BATS_TEST_TMPDIR/learned" ||
+		fail "$(cat "$BATS_TEST_TMPDIR/learned")"
+	grep -q "^# not granted: --rw=$canon (--hide $canon)" "$BATS_TEST_TMPDIR/learned" ||
+		fail "$(cat "$BATS_TEST_TMPDIR/learned")"
+	refute_output --partial SECRET
+	# The learned policy is accepted, reads what the run read, and still hides the key.
+	run --separate-stderr "$LR" "@$BATS_TEST_TMPDIR/learned" -- cat "$H/docs/readme" "$H/.sshx/notes"
+	assert_success
+	run --separate-stderr "$LR" "@$BATS_TEST_TMPDIR/learned" -- cat "$S"
+	assert_failure
+	refute_output --partial SECRET
+}
+
+@test "--explain reports a read of a hidden path as hidden, with no advice to widen" {
+	local canon J=$BATS_TEST_TMPDIR/denials.json
+	canon=$(cd "$H" && pwd -P)
+	for p in "--ro /" ""; do
+		# shellcheck disable=SC2086 # the policy is split into its options
+		run --separate-stderr "$LR" --explain --explain-json "$J" $p --hide "$H/.ssh" -- \
+			sh -c 'cat "$1/.ssh/id_ed25519"; x=$(ls "$1"); cat "$1/docs/readme"' _ "$H"
+		assert_output readme
+		assert_equal "$(grep '^landlock-run denied' <<<"$stderr" | sed 's/\[[0-9]*\]//')" "$(printf '%s\n' \
+			"landlock-run denied: read_file $canon/.ssh/id_ed25519 (openat by cat): hidden by --hide $H/.ssh" \
+			"landlock-run denied: read_dir $canon (openat by ls): no grant allows it while --hide $H/.ssh is beneath it")"
+		run -0 "$PYTHON" -c 'import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert [(d["allow"], d["hidden"]) for d in lines] == [([], sys.argv[2])] * 2, lines' "$J" "$H/.ssh"
+	done
+	# Control: without --hide the same reads are allowed, and nothing is reported.
+	run -0 --separate-stderr "$LR" --explain --ro / -- cat "$S"
+	assert_output SECRET-KEY
+	assert_equal "$stderr" ""
+}
+
 @test "--explain with --hide runs the command under the same sandbox and keeps its status" {
 	run --separate-stderr "$LR" --explain --ro / --hide "$H/.ssh" -- sh -c 'cat "$1"; cat "$2"; exit 3' _ "$H/docs/readme" "$S"
 	assert_equal "$status" 3

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,7 +31,7 @@ struct explainer {
 	const struct tracer *tr;
 	unsigned long unlisted; /* denials past DENIALS_MAX distinct ones */
 	struct grant_inode *grants;
-	size_t ngrants;
+	size_t ngrants, room;
 	struct table seen;    /* denials reported */
 	int json;	      /* the --explain-json file, or -1 */
 	struct report report; /* where it goes */
@@ -52,25 +53,54 @@ static const char *errname(int err)
 	return NULL;
 }
 
-/* The grants as the kernel holds them: rights on inodes. */
+/* One rule as the kernel holds it: RIGHTS on the inode FD is. */
+static int add_inode(void *ctx, int fd, uint64_t rights, size_t hidden)
+{
+	struct explainer *e = ctx;
+	struct grant_inode *gi;
+	struct stat st;
+
+	(void)hidden;
+	if (fstat(fd, &st))
+		return -1;
+	if (e->ngrants == e->room) {
+		struct grant_inode *more = mapped((e->room * 2 + 64) * sizeof *more, "the rules");
+
+		if (e->ngrants)
+			memcpy(more, e->grants, e->ngrants * sizeof *more);
+		if (e->grants)
+			munmap(e->grants, e->room * sizeof *more);
+		e->grants = more;
+		e->room = e->room * 2 + 64;
+	}
+	gi = &e->grants[e->ngrants++];
+	gi->dev = st.st_dev;
+	gi->ino = st.st_ino;
+	gi->rights = rights & (S_ISDIR(st.st_mode) ? ~0ULL : e->p->kernel.file_rights);
+	return 0;
+}
+
+/* The rules as the kernel holds them: rights on inodes, a grant around its
+ * hidden paths as the rules on the entries around them (hide.c). */
 static void resolve_grants(struct explainer *e)
 {
-	const struct effective *k = &e->p->kernel;
+	const struct request *r = &e->p->asked;
+	const struct grant *g;
+	char canon[PATH_MAX];
 	size_t i;
+	int fd;
 
-	e->grants = mapped((e->p->asked.ngrants + 1) * sizeof *e->grants, "the grant table");
-	for (i = 0; i < e->p->asked.ngrants; i++) {
-		const struct grant *g = &e->p->asked.grants[i];
-		struct grant_inode *gi = &e->grants[e->ngrants];
-		struct stat st;
+	for (i = 0; (g = grant_number(r, i)); i++) {
+		uint64_t rights = e->p->kernel.grant_rights[g->kind];
 
-		if (stat(g->path, &st))
+		fd = open_at(AT_FDCWD, g->path, O_PATH, r->no_symlinks);
+		if (fd < 0)
 			continue; /* a -try grant that is not there */
-		gi->dev = st.st_dev;
-		gi->ino = st.st_ino;
-		gi->rights =
-			k->grant_rights[g->kind] & (S_ISDIR(st.st_mode) ? ~0ULL : k->file_rights);
-		e->ngrants++;
+		if (r->nhidden && grant_hides(e->p, g, fd, canon))
+			expand_grant(e->p, fd, canon, rights, add_inode, e);
+		else
+			add_inode(e, fd, rights, 0);
+		close(fd);
 	}
 }
 
@@ -207,6 +237,8 @@ struct advice {
 	char option_buf[24];
 	char arg[PATH_MAX];
 	const char *scope;
+	const struct hidden *hidden; /* a --hide the object is in, or beneath it */
+	int inside;		     /* 1: in it; 0: the hidden path is beneath */
 };
 
 static const struct name *names_of(enum need_kind kind)
@@ -221,6 +253,7 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 	const struct name *s;
 
 	a->option = a->scope = NULL;
+	a->hidden = NULL;
 	a->arg[0] = '\0';
 	if (n->kind == NEED_SCOPE)
 		for (s = scope_names; s->name; s++)
@@ -234,6 +267,15 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 		join(a->arg, sizeof a->arg, decimal(n->number, port), NULL);
 	}
 	if (n->kind != NEED_FS || refused & ~k->fs_abi)
+		return;
+	/* No grant can reveal a hidden path, nor allow what --hide takes from
+	 * the directories above one (listing them, writing in them). */
+	a->hidden = hidden_at(&e->p->asked, n->object);
+	a->inside = a->hidden || hidden_at(&e->p->asked, n->anchor);
+	if (!a->hidden)
+		a->hidden = a->inside ? hidden_at(&e->p->asked, n->anchor)
+				      : hidden_beneath(&e->p->asked, n->anchor);
+	if (a->hidden)
 		return;
 	a->option = !(refused & ~k->grant_rights[GRANT_RO])	? "--ro"
 		    : !(refused & ~k->grant_rights[GRANT_UNIX]) ? "--unix"
@@ -263,7 +305,12 @@ static void print_line(struct explainer *e, const struct call_result *r, const s
 	outf(o, "landlock-run denied: ");
 	put_what(o, n, refused);
 	outf(o, " (%s by %s[%s]): ", calls[r->call].name, w->comm, w->pid);
-	if (a->option)
+	if (a->hidden)
+		outf(o,
+		     a->inside ? "hidden by --hide %s\n"
+			       : "no grant allows it while --hide %s is beneath it\n",
+		     a->hidden->path);
+	else if (a->option)
 		outf(o, "allow with %s %s\n", a->option, a->arg);
 	else if (a->scope)
 		outf(o, "allow by leaving %s out of --scope\n", a->scope);
@@ -301,6 +348,8 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 		outf(&o, "[]");
 	if (a->scope)
 		kv_word(&kv, "scope", a->scope);
+	if (a->hidden)
+		kv_word(&kv, "hidden", a->hidden->path);
 	kv_end(&kv);
 	out_flush(&o);
 }

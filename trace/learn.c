@@ -248,6 +248,27 @@ static void put_grants(struct out *o, const char *option, const struct table *se
 		outf(o, "%s=%s\n", option, paths[k]);
 }
 
+/* The paths of FROM that can be granted OPTION beside --hide, into TO: not
+ * one in a hidden path, nor one a hidden path is beneath (Landlock cannot
+ * take a subtree out of a write grant); each left out gets a comment. */
+static void keep_hidden(const struct learner *l, struct out *o, const char *option,
+			const struct table *from, struct table *to)
+{
+	const struct request *r = &l->p->asked;
+	const struct hidden *h;
+	const char *s;
+	size_t i = 0;
+
+	while ((s = strset_next(from, &i))) {
+		h = hidden_at(r, s);
+		h = h ? h : hidden_beneath(r, s);
+		if (!h)
+			add_path(to, s);
+		else
+			outf(o, "# not granted: %s=%s (--hide %s)\n", option, s, h->canon);
+	}
+}
+
 /* Every path of FROM, made a grant by FOLD (NULL: as it is), into TO. */
 static void settle_all(struct learner *l, const struct table *from, struct table *to,
 		       void (*fold)(char *), int writes)
@@ -318,8 +339,9 @@ static void put_header(struct out *o, const struct learner *l)
 void learn_finish(struct learner *l, int interrupted)
 {
 	const struct effective *k = &l->p->kernel;
-	struct table ro = {0}, rw = {0}, unix_sockets = {0};
+	struct table ro = {0}, rw = {0}, unix_sockets = {0}, rw_kept = {0}, unix_kept = {0};
 	struct out o = {.fd = l->file.fd};
+	size_t i;
 
 	/* A run cut short used less than the command needs: keep FILE as it was. */
 	if (interrupted) {
@@ -330,11 +352,16 @@ void learn_finish(struct learner *l, int interrupted)
 	settle_all(l, &l->ro, &ro, fold_read, 0);
 	settle_all(l, &l->unix_sockets, &unix_sockets, NULL, 0);
 	put_header(&o, l);
-	put_grants(&o, "--rw", &rw, NULL);
-	put_grants(&o, "--ro", &ro, &rw);
+	/* The hidden paths stay hidden, and no grant reveals or contradicts one. */
+	for (i = 0; i < l->p->asked.nhidden; i++)
+		outf(&o, "--hide=%s\n", l->p->asked.hidden[i].canon);
+	keep_hidden(l, &o, "--rw", &rw, &rw_kept);
+	keep_hidden(l, &o, "--unix", &unix_sockets, &unix_kept);
+	put_grants(&o, "--rw", &rw_kept, NULL);
+	put_grants(&o, "--ro", &ro, &rw_kept);
 	/* What this ABI cannot confine is not written: the policy must run here. */
 	if (k->abi >= 9)
-		put_grants(&o, "--unix", &unix_sockets, &rw);
+		put_grants(&o, "--unix", &unix_kept, &rw_kept);
 	put_ports(&o, l);
 	if (k->abi >= 6 && !(l->signalled_out && l->reached_out))
 		outf(&o, "--scope=%s%s%s\n", l->signalled_out ? "" : "signal",

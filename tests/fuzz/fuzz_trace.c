@@ -57,6 +57,7 @@
 #define MEMORY	   8192 /* the forged memory, followed by an unmapped page */
 
 static char *memory; /* MEMORY bytes, then PROT_NONE */
+static FILE *report; /* the real stderr: -close_fd_mask=2 silences fd 2 */
 static int sockets[2], null_fd = -1;
 
 /* Every mapping the tracer makes during one input, unmapped after it. */
@@ -68,7 +69,8 @@ static size_t nmaps;
 
 __attribute__((noreturn)) static void finding(const char *what)
 {
-	fprintf(stderr, "fuzz_trace: %s\n", what);
+	fprintf(report, "fuzz_trace: %s\n", what);
+	fflush(report);
 	abort();
 }
 
@@ -103,7 +105,8 @@ long lr_fuzz_syscall(long nr, ...)
 	va_end(ap);
 	if (nr == SYS_getrandom || nr == SYS_fchmod)
 		return syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	fprintf(stderr, "fuzz_trace: syscall %ld from a decoder\n", nr);
+	fprintf(report, "fuzz_trace: syscall %ld from a decoder\n", nr);
+	fflush(report);
 	abort();
 }
 
@@ -247,10 +250,11 @@ static void check_stop(const uint8_t *c)
 		finding("trusted_stop trusted a stop the kernel's facts do not back");
 }
 
+/* A policy this ABI can enforce: what it lacks is not asked for by name. */
 static void policy_for(struct policy *p, uint8_t mode, struct grant *grants)
 {
 	static uint64_t bits[NET_KINDS][65536 / 64];
-	int i;
+	int i, abi = 1 + (mode >> 1 & 15) % 10;
 
 	memset(p, 0, sizeof *p);
 	memset(bits, 0, sizeof bits);
@@ -261,10 +265,14 @@ static void policy_for(struct policy *p, uint8_t mode, struct grant *grants)
 	grants[1] = (struct grant){"--ro", "/usr", GRANT_RO, 0};
 	p->asked.ngrants = mode & 32 ? 2 : 1;
 	p->asked.reads_confined = (mode & 32) != 0;
-	p->asked.scopes = LANDLOCK_SCOPE_SIGNAL | LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
-	add_ports(&p->asked.net[NET_TCP_CONNECT], "--tcp-connect", "443", "");
-	add_ports(&p->asked.net[NET_UDP_CONNECT], "--udp-connect", "53", "");
-	add_ports(&p->asked.net[NET_UDP_BIND], "--udp-bind", "none", "");
+	if (abi >= 6)
+		p->asked.scopes = LANDLOCK_SCOPE_SIGNAL | LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+	if (abi >= 4)
+		add_ports(&p->asked.net[NET_TCP_CONNECT], "--tcp-connect", "443", "");
+	if (abi >= 10) {
+		add_ports(&p->asked.net[NET_UDP_CONNECT], "--udp-connect", "53", "");
+		add_ports(&p->asked.net[NET_UDP_BIND], "--udp-bind", "none", "");
+	}
 	p->asked.explain = 1;
 	p->asked.explain_json = p->asked.learn = NULL;
 	if (mode & 1)
@@ -275,12 +283,18 @@ static void policy_for(struct policy *p, uint8_t mode, struct grant *grants)
 	p->asked.learn_report.path = p->asked.json_report.path = "/dev/null";
 	p->asked.learn_report.option = "--learn";
 	p->asked.json_report.option = "--explain-json";
-	plan_policy(p, 1 + (mode >> 1 & 15) % 10);
+	plan_policy(p, abi);
 }
 
+/* libFuzzer calls this before it acts on -close_fd_mask. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+
 	(void)argc, (void)argv;
+	report = fd < 0 ? stderr : fdopen(fd, "w");
+	if (!report)
+		abort();
 	memory = mmap(NULL, MEMORY + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 		      0);
 	if (memory == MAP_FAILED || mprotect(memory + MEMORY, 4096, PROT_NONE))
