@@ -119,10 +119,12 @@ teardown() {
 
 @test "a report can go to a pipe the caller hands over as /dev/fd/N, which COMMAND never holds" {
 	# 3>&-: bats waits for every holder of its descriptor 3.
+	# The denied write is in $d, outside the grant, where any caller could write.
 	run -0 bash -c '"$1" --ro / --rw "$2" --explain-json /dev/fd/9 -- sh -c \
-		"test -e /proc/\$\$/fd/9 && echo holds >$2/fds; echo x > /etc/denied-by-test" \
-		9>&1 >/dev/null 2>&1 | cat 3>&-' _ "$LR" "$d/ws"
-	[[ $output == *'"path":"/etc/denied-by-test"'* ]] || fail "$output"
+		"test -e /proc/\$\$/fd/9 && echo holds >$2/fds; echo x > $3/denied-by-test" \
+		9>&1 >/dev/null 2>&1 | cat 3>&-' _ "$LR" "$d/ws" "$d"
+	[[ $output == *"\"path\":\"$d/denied-by-test\""* ]] || fail "$output"
+	assert_not_exist denied-by-test
 	assert_not_exist ws/fds
 	# Control: a descriptor the launcher does not take is held.
 	bash -c 'sh -c "test -e /proc/\$\$/fd/9 && echo holds" 9>/dev/null' >ws/fds
