@@ -28,6 +28,13 @@ def what(number, d):
 
 
 def advice(d):
+    if d.get("replace"):
+        none = "" if d["replace"].startswith("--no-") else " none"
+        return f"replace {d['replace']}{none} with " + " ".join(d["allow"])
+    if d.get("hidden"):
+        return f"hidden by --hide {d['hidden']}"
+    if d.get("hidden_beneath"):
+        return f"no grant allows it while --hide {d['hidden_beneath']} is beneath it"
     if d["allow"]:
         return "allow with " + " ".join(d["allow"])
     if "scope" in d:
@@ -43,7 +50,7 @@ def check(number, d):
             fail(number, f"{key} is missing or not a {kind.__name__}: {d}")
     if d["kind"] not in ("fs", "net", "scope") or d["errno"] not in ERRNOS:
         fail(number, f"kind or errno unknown: {d}")
-    if d["right"] != d["rights"][0] or len(d["allow"]) not in (0, 2):
+    if d["right"] != d["rights"][0] or len(d["allow"]) not in (0, 2, 4):
         fail(number, f"right is not the first of rights, or allow is not an option: {d}")
 
 

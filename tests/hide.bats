@@ -329,7 +329,8 @@ refused() {
 			"landlock-run denied: read_dir $canon (openat by ls): no grant allows it while --hide $H/.ssh is beneath it")"
 		run -0 "$PYTHON" -c 'import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-assert [(d["allow"], d["hidden"]) for d in lines] == [([], sys.argv[2])] * 2, lines' "$J" "$H/.ssh"
+assert [(d["allow"], d.get("hidden"), d.get("hidden_beneath")) for d in lines] == [
+    ([], sys.argv[2], None), ([], None, sys.argv[2])], lines' "$J" "$H/.ssh"
 	done
 	# Control: without --hide the same reads are allowed, and nothing is reported.
 	run -0 --separate-stderr "$LR" --explain --ro / -- cat "$S"

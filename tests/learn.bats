@@ -143,3 +143,61 @@ make_project() {
 	assert_one_launcher_line
 	assert_not_exist "$d/ran"
 }
+
+@test "\$HOME: its files are granted as files, never \$HOME itself; a tool's tree whole, so a cache clean keeps the policy" {
+	local home=$d/home
+	mkdir -p "$home/.npm/_cacache" "$home/.ssh" "$home/.config/git" "$home/proj"
+	echo user >"$home/.gitconfig"
+	echo host >"$home/.ssh/config"
+	echo key >"$home/.ssh/id_ed25519"
+	echo git >"$home/.config/git/config"
+	local work='cat ~/.gitconfig ~/.ssh/config ~/.config/git/config >/dev/null; ls ~ >/dev/null
+		mkdir -p ~/.npm/_cacache/index/6e/8f; echo entry > ~/.npm/_cacache/index/6e/8f/x
+		t=$(mktemp -d); echo y > "$t/f"; rm -r "$t"'
+	HOME=$home TMPDIR=$d/tmp learn -- sh -c "$work"
+	mkdir -p "$d/tmp"
+	HOME=$home TMPDIR=$d/tmp learn -- sh -c "$work"
+	assert_success
+	grep -qx -- "--ro=$home/.gitconfig" <<<"$grants" || fail "$grants"
+	grep -qx -- "--ro=$home/.ssh/config" <<<"$grants" || fail "$grants"
+	grep -qx -- "--ro=$home/.config/git/config" <<<"$grants" || fail "$grants"
+	grep -qx -- "--rw=$home/.npm" <<<"$grants" || fail "$grants"
+	# The mktemp directory folds into the TMPDIR that was there before.
+	grep -qx -- "--rw=$d/tmp" <<<"$grants" || fail "$grants"
+	# Never $HOME or / for reading: the listing is left out, and said so.
+	run ! grep -Ex -- "--r[ow]=($home|/)" <<<"$grants"
+	grep -qx '# not granted: listing $HOME (--ro on it would grant every file in it)' "$d/policy" ||
+		fail "$(cat "$d/policy")"
+	run ! grep -q "$home/.ssh/id_ed25519\|--ro=$home/.ssh\$" <<<"$grants"
+	# After the cache is cleaned, the policy still runs the same work, with no denial.
+	rm -rf "$home/.npm/_cacache"
+	mkdir "$home/.npm/_cacache"
+	J=$d/rerun.json
+	HOME=$home TMPDIR=$d/tmp explain "@$d/policy" -- sh -c "${work//; ls ~ >\/dev\/null/}"
+	assert_equal "$status" 0
+	assert_file_empty "$J"
+}
+
+@test "a device the driver refuses (/dev/tty without a terminal: ENXIO) is still learned" {
+	# Control: unconfined the open fails with ENXIO, not EACCES.
+	run setsid -w sh -c 'exec 3</dev/tty' </dev/null
+	assert_failure
+	setsid -w "$LR" --learn "$d/policy" -- sh -c 'exec 3</dev/tty' </dev/null || true
+	grep -qx -- "--ro=/dev/tty" "$d/policy" || fail "$(cat "$d/policy")"
+}
+
+@test "per-boot names fold into a stable parent: /sys/fs/cgroup, /proc/PID" {
+	# This process's own cgroup directory (v2, or v1's memory controller), a
+	# name that differs from one machine and boot to the next.
+	local cg line
+	while IFS=: read -r _ controller path; do
+		line=/sys/fs/cgroup${controller:+/$controller}$path
+		[ -n "$controller" ] && [ "$controller" != memory ] && continue
+		[ -r "$line/cgroup.procs" ] && [ "$path" != / ] && cg=$line
+	done </proc/self/cgroup
+	[ -n "$cg" ] || skip "this process's cgroup is the root one"
+	learn -- sh -c "cat $cg/cgroup.procs /proc/\$\$/status >/dev/null"
+	assert_success
+	grep -qx -- "--ro=/sys/fs/cgroup" <<<"$grants" || fail "$grants"
+	grep -qx -- "--ro=/proc" <<<"$grants" || fail "$grants"
+}

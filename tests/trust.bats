@@ -110,11 +110,22 @@ teardown() {
 	assert_equal "$(stat -c %a out/r.json)" 600
 }
 
-@test "a finished --learn run replaces the old policy, mode 0600" {
-	echo '# old policy' >out/p
-	run -0 "$LR" --learn "$d/out/p" -- true
-	grep -q '^# landlock-run --learn' out/p || fail "$(cat out/p)"
+@test "--learn merges into a policy it wrote, replaces it whole (mode 0600), and refuses any other file" {
+	run -0 "$LR" --learn "$d/out/p" -- cat "$d/victim"
+	grep -qx -- "--ro=$d" out/p || fail "$(cat out/p)"
+	local before
+	before=$(stat -c %i out/p)
+	run -0 "$LR" --learn "$d/out/p" -- touch "$d/ws/made"
+	grep -qx -- "--ro=$d" out/p || fail "the first run's grant is gone: $(cat out/p)"
+	grep -qx -- "--rw=$d/ws" out/p || fail "$(cat out/p)"
+	[ "$(stat -c %i out/p)" != "$before" ] || fail "rewritten in place"
 	assert_equal "$(stat -c %a out/p)" 600
+	# A file --learn did not write is neither merged nor replaced.
+	echo '--rw=/' >out/q
+	run -125 --separate-stderr "$LR" --learn "$d/out/q" -- touch "$d/ran"
+	[[ $stderr == *"--learn $d/out/q exists and is not a policy --learn wrote"* ]] || fail "$stderr"
+	assert_equal "$(cat out/q)" --rw=/
+	assert_not_exist ran
 }
 
 @test "a report can go to a pipe the caller hands over as /dev/fd/N, which COMMAND never holds" {

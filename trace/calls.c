@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -110,18 +111,26 @@ const struct call calls[NCALLS] = {
 
 /* The object a call's descriptor and path arguments name (a path argument
  * that cannot be read makes the call fail with EFAULT: nothing to say). */
-static int target(struct target *o, const struct call_result *r, int fd_arg, int path_arg,
-		  int follow)
+static int target(struct target *o, struct call_result *r, int fd_arg, int path_arg, int follow)
 {
 	char path[PATH_MAX];
 	long dirfd = fd_arg >= 0 ? (long)r->args[fd_arg] : AT_FDCWD;
 
-	if (path_arg >= 0 && read_string(r->tid, r->args[path_arg], path))
+	int ret;
+
+	if (path_arg >= 0 && read_string(r->tid, r->args[path_arg], path)) {
+		r->unseen |= errno == EPERM;
 		return -1;
-	return tracee_target(o, r->tid, dirfd, path_arg >= 0 ? path : NULL, follow);
+	}
+	ret = tracee_target(o, r->tid, dirfd, path_arg >= 0 ? path : NULL, follow);
+	r->unseen |= o->unseen;
+	return ret;
 }
 
-static void add_fs(struct call_result *r, uint64_t rights, const char *object, const char *anchor)
+/* FIRST: the kernel refuses it before Landlock is asked (may_open's
+ * noexec check, the protected_* sysctls), so it is no denial to explain. */
+static void add_fs(struct call_result *r, uint64_t rights, const char *object, const char *anchor,
+		   int first)
 {
 	struct need *n = &r->needs[r->nneeds];
 
@@ -129,9 +138,48 @@ static void add_fs(struct call_result *r, uint64_t rights, const char *object, c
 		return;
 	n->kind = NEED_FS;
 	n->rights = rights;
+	n->first = first;
 	join(n->object, sizeof n->object, object, NULL);
 	join(n->anchor, sizeof n->anchor, anchor, NULL);
 	r->nneeds++;
+}
+
+/* A number from a file of /proc/sys, or 0. */
+static long sysctl(const char *file)
+{
+	char buf[24];
+	int fd = openat(AT_FDCWD, file, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/* fs.protected_regular and protected_fifos: an O_CREAT open of someone
+ * else's existing file or FIFO in a sticky directory someone else owns,
+ * world-writable (level 1) or group-writable (level 2), is EACCES. */
+static int protected_in_sticky(const struct target *o)
+{
+	static const char *const sysctls[] = {"/proc/sys/fs/protected_regular",
+					      "/proc/sys/fs/protected_fifos"};
+	struct stat dir;
+	long level;
+
+	if ((!S_ISREG(o->st.st_mode) && !S_ISFIFO(o->st.st_mode)) || stat(o->parent, &dir) ||
+	    !(dir.st_mode & S_ISVTX) || dir.st_uid == o->st.st_uid || o->st.st_uid == geteuid())
+		return 0;
+	level = sysctl(sysctls[S_ISFIFO(o->st.st_mode)]);
+	return (level >= 1 && dir.st_mode & S_IWOTH) || (level >= 2 && dir.st_mode & S_IWGRP);
+}
+
+/* A file on a mount with noexec cannot be executed, whatever Landlock says. */
+static int noexec(const char *path)
+{
+	struct statvfs fs;
+
+	return statvfs(path, &fs) == 0 && fs.f_flag & ST_NOEXEC;
 }
 
 static void add_other(struct call_result *r, enum need_kind kind, uint64_t rights, long number,
@@ -143,6 +191,7 @@ static void add_other(struct call_result *r, enum need_kind kind, uint64_t right
 		return;
 	n->kind = kind;
 	n->rights = rights;
+	n->first = 0;
 	n->number = number;
 	join(n->object, sizeof n->object, name, NULL);
 	n->anchor[0] = '\0';
@@ -199,12 +248,17 @@ static void find_open(struct call_result *r, const struct call *c)
 	struct target o;
 	int made;
 
-	if (flags < 0 || flags & O_PATH || (flags & O_TMPFILE) == O_TMPFILE ||
-	    target(&o, r, c->fd, c->path, !(flags & O_NOFOLLOW)))
+	if (flags < 0 || flags & O_PATH || target(&o, r, c->fd, c->path, !(flags & O_NOFOLLOW)))
 		return;
+	/* O_TMPFILE: an unnamed file, written beneath the directory named */
+	if ((flags & O_TMPFILE) == O_TMPFILE) {
+		if (o.exists && S_ISDIR(o.st.st_mode))
+			add_fs(r, FS(WRITE_FILE), o.object, o.object, 0);
+		return;
+	}
 	made = flags & O_CREAT && (r->learning ? r->made : !o.exists);
 	if (made)
-		add_fs(r, FS(MAKE_REG), o.object, o.parent);
+		add_fs(r, FS(MAKE_REG), o.object, o.parent, 0);
 	if (!o.exists || made)
 		return; /* a new file: its directory's grant covers it */
 	if (mode == O_RDONLY || mode == O_RDWR)
@@ -213,7 +267,7 @@ static void find_open(struct call_result *r, const struct call *c)
 		rights |= FS(WRITE_FILE);
 	if (flags & O_TRUNC && S_ISREG(o.st.st_mode))
 		rights |= FS(TRUNCATE);
-	add_fs(r, rights, o.object, o.object);
+	add_fs(r, rights, o.object, o.object, flags & O_CREAT && protected_in_sticky(&o));
 }
 
 /* The kernel opens the file and each interpreter it names for execute and
@@ -225,7 +279,7 @@ static void exec_chain(struct call_result *r, const char *object)
 	struct target next;
 	int fd, depth, found;
 
-	add_fs(r, FS(EXECUTE) | FS(READ_FILE), object, object);
+	add_fs(r, FS(EXECUTE) | FS(READ_FILE), object, object, noexec(object));
 	join(next.object, sizeof next.object, object, NULL);
 	for (depth = 0; depth < 2; depth++) {
 		fd = open_regular(next.object);
@@ -236,7 +290,8 @@ static void exec_chain(struct call_result *r, const char *object)
 		close(fd);
 		if (!found)
 			return;
-		add_fs(r, FS(EXECUTE) | FS(READ_FILE), next.object, next.object);
+		add_fs(r, FS(EXECUTE) | FS(READ_FILE), next.object, next.object,
+		       noexec(next.object));
 	}
 }
 
@@ -259,7 +314,7 @@ static void find_make(struct call_result *r, const struct call *c)
 	uint64_t right = c->right ? c->right : make_right((mode_t)r->args[c->flags]);
 
 	if (target(&o, r, c->fd, c->path, 0) == 0)
-		add_fs(r, right, o.object, o.parent);
+		add_fs(r, right, o.object, o.parent, 0);
 }
 
 static void find_remove(struct call_result *r, const struct call *c)
@@ -270,7 +325,7 @@ static void find_remove(struct call_result *r, const struct call *c)
 	if (c->flags >= 0 && r->args[c->flags] & AT_REMOVEDIR)
 		right = FS(REMOVE_DIR);
 	if (target(&o, r, c->fd, c->path, 0) == 0 && o.exists)
-		add_fs(r, right, o.object, o.parent);
+		add_fs(r, right, o.object, o.parent, 0);
 }
 
 /*
@@ -298,8 +353,8 @@ static void find_move(struct call_result *r, const struct call *c)
 		old |= make_right(to.st.st_mode);
 	if (strcmp(from.parent, to.parent) != 0)
 		refer = FS(REFER);
-	add_fs(r, old | refer, from.object, from.parent);
-	add_fs(r, new | refer, to.object, to.parent);
+	add_fs(r, old | refer, from.object, from.parent, 0);
+	add_fs(r, new | refer, to.object, to.parent, 0);
 }
 
 /* truncate, ftruncate: the file a path or descriptor names. */
@@ -308,7 +363,7 @@ static void find_object(struct call_result *r, const struct call *c)
 	struct target o;
 
 	if (target(&o, r, c->fd, c->path, 1) == 0 && o.exists)
-		add_fs(r, c->right, o.object, o.object);
+		add_fs(r, c->right, o.object, o.object, 0);
 }
 
 /* Landlock controls ioctl only on devices opened inside the sandbox. */
@@ -317,7 +372,7 @@ static void find_ioctl(struct call_result *r, const struct call *c)
 	struct target o;
 
 	if (target(&o, r, c->fd, NONE, 1) == 0 && (S_ISCHR(o.st.st_mode) || S_ISBLK(o.st.st_mode)))
-		add_fs(r, c->right, o.object, o.object);
+		add_fs(r, c->right, o.object, o.object, 0);
 }
 
 /* A pathname UNIX socket: bind makes it in its directory; connect and send
@@ -344,9 +399,9 @@ static void unix_needs(struct call_result *r, const struct sockaddr_un *sa, size
 	if (tracee_target(&o, r->tid, AT_FDCWD, path, r->call != CALL_bind))
 		return;
 	if (r->call == CALL_bind)
-		add_fs(r, FS(MAKE_SOCK), o.object, o.parent);
+		add_fs(r, FS(MAKE_SOCK), o.object, o.parent, 0);
 	else if (r->call != CALL_bind && o.exists == 1)
-		add_fs(r, FS(RESOLVE_UNIX), o.object, o.object);
+		add_fs(r, FS(RESOLVE_UNIX), o.object, o.object, 0);
 }
 
 /* The port right a call needs on a TCP or UDP socket: bind binds; connect,
@@ -415,7 +470,7 @@ static void find_signal(struct call_result *r, const struct call *c)
 int exec_file(const struct call_result *entry, char *out)
 {
 	const struct call *c = &calls[entry->call];
-	const struct call_result r = *entry;
+	struct call_result r = *entry;
 	struct target o;
 
 	if (c->find != find_exec || target(&o, &r, c->fd, c->path, 1) || !o.exists ||
@@ -429,7 +484,7 @@ int exec_file(const struct call_result *entry, char *out)
 int open_makes(const struct call_result *entry)
 {
 	const struct call *c = &calls[entry->call];
-	const struct call_result r = *entry;
+	struct call_result r = *entry;
 	long flags = open_flags(&r, c);
 	struct target o;
 

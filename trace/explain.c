@@ -30,6 +30,8 @@ struct explainer {
 	const struct policy *p;
 	const struct tracer *tr;
 	unsigned long unlisted; /* denials past DENIALS_MAX distinct ones */
+	unsigned long unseen;	/* failed calls of processes closed to the tracer */
+	struct who first_unseen;
 	struct grant_inode *grants;
 	size_t ngrants, room;
 	struct table seen;    /* denials reported */
@@ -233,6 +235,8 @@ static uint64_t refused_other(const struct explainer *e, const struct need *n, i
 /* What would allow it: an option and its argument, a scope to leave out,
  * or nothing (a right this ABI does not have: refer on ABI 1). */
 struct advice {
+	const char *replace; /* the option that allows no port of this kind */
+	char also[24];	     /* and for --no-tcp, --no-udp: the other kind's option */
 	const char *option;
 	char option_buf[24];
 	char arg[PATH_MAX];
@@ -252,7 +256,7 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 	const struct effective *k = &e->p->kernel;
 	const struct name *s;
 
-	a->option = a->scope = NULL;
+	a->option = a->scope = a->replace = NULL;
 	a->hidden = NULL;
 	a->arg[0] = '\0';
 	if (n->kind == NEED_SCOPE)
@@ -265,6 +269,12 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 		port_option(a->option_buf, refused);
 		a->option = a->option_buf;
 		join(a->arg, sizeof a->arg, decimal(n->number, port), NULL);
+		/* "none" and a port list for one kind are a contradiction; --no-tcp
+		 * also said none for the other kind, which must stay so */
+		a->replace = e->p->asked.net[__builtin_ctzll(refused)].none;
+		a->also[0] = '\0';
+		if (a->replace && strncmp(a->replace, "--no-", 5) == 0)
+			port_option(a->also, 1ULL << (__builtin_ctzll(refused) ^ 1));
 	}
 	if (n->kind != NEED_FS || refused & ~k->fs_abi)
 		return;
@@ -289,10 +299,10 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 static void put_what(struct out *o, const struct need *n, uint64_t refused)
 {
 	put_names(o, names_of(n->kind), refused, 0);
-	if (n->kind == NEED_FS || n->number == 0)
-		outf(o, " %s", n->object);
-	else if (n->kind == NEED_NET)
+	if (n->kind == NEED_NET)
 		outf(o, " port %ld", n->number);
+	else if (n->kind == NEED_FS || n->number == 0)
+		outf(o, " %s", n->object);
 	else
 		outf(o, " to pid %ld", n->number);
 }
@@ -310,6 +320,9 @@ static void print_line(struct explainer *e, const struct call_result *r, const s
 		     a->inside ? "hidden by --hide %s\n"
 			       : "no grant allows it while --hide %s is beneath it\n",
 		     a->hidden->path);
+	else if (a->replace)
+		outf(o, "replace %s%s with %s %s%s%s%s\n", a->replace, a->also[0] ? "" : " none",
+		     a->option, a->arg, a->also[0] ? " " : "", a->also, a->also[0] ? " none" : "");
 	else if (a->option)
 		outf(o, "allow with %s %s\n", a->option, a->arg);
 	else if (a->scope)
@@ -337,19 +350,25 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 	kv_word(&kv, "right", right->name);
 	kv_names(&kv, "rights", names_of(n->kind), refused);
 	kv_word(&kv, "errno", errname((int)-r->ret));
-	if (n->kind == NEED_FS || n->number == 0)
+	if (n->kind == NEED_NET)
+		kv_int(&kv, "port", n->number);
+	else if (n->kind == NEED_FS || n->number == 0)
 		kv_word(&kv, "path", n->object);
 	else
-		kv_int(&kv, n->kind == NEED_NET ? "port" : "target", n->number);
+		kv_int(&kv, "target", n->number);
 	kv_key(&kv, "allow");
-	if (a->option)
+	if (a->option && a->also[0])
+		outf(&o, "[\"%s\",\"%s\",\"%s\",\"none\"]", a->option, a->arg, a->also);
+	else if (a->option)
 		outf(&o, "[\"%s\",\"%s\"]", a->option, a->arg);
 	else
 		outf(&o, "[]");
 	if (a->scope)
 		kv_word(&kv, "scope", a->scope);
+	if (a->replace)
+		kv_word(&kv, "replace", a->replace);
 	if (a->hidden)
-		kv_word(&kv, "hidden", a->hidden->path);
+		kv_word(&kv, a->inside ? "hidden" : "hidden_beneath", a->hidden->path);
 	kv_end(&kv);
 	out_flush(&o);
 }
@@ -374,12 +393,14 @@ void explain_call(struct explainer *e, struct call_result *r)
 	if (!errname(err))
 		return;
 	find_needs(r);
+	if (r->unseen && !e->unseen++)
+		read_who(r->tid, &e->first_unseen);
 	for (i = 0; i < r->nneeds; i++) {
 		const struct need *n = &r->needs[i];
 		uint64_t refused =
 			n->kind == NEED_FS ? refused_fs(e, r, n, err) : refused_other(e, n, err);
 
-		if (!refused || !first_time(e, n, refused, 0))
+		if (!refused || n->first || !first_time(e, n, refused, 0))
 			continue;
 		if (e->seen.used >= DENIALS_MAX) {
 			e->unlisted++;
@@ -412,6 +433,13 @@ void explain_finish(struct explainer *e)
 		     "landlock-run explain: %lu more denials, repeats counted, not listed: only "
 		     "the first %d distinct ones are\n",
 		     e->unlisted, DENIALS_MAX);
+		out_flush(o);
+	}
+	if (e->unseen && e->p->asked.explain) {
+		outf(o,
+		     "landlock-run explain: %lu failed calls of processes that made themselves "
+		     "non-dumpable, such as %s[%s], could not be examined\n",
+		     e->unseen, e->first_unseen.comm, e->first_unseen.pid);
 		out_flush(o);
 	}
 	if (e->unlisted && e->json >= 0) {

@@ -1,32 +1,30 @@
 /*
- * --learn FILE: run the command without Landlock under the tracer, record
- * what it read, executed, wrote, made, removed, and which TCP ports it bound
- * and connected to, then write the smallest policy that allows all of it to
- * FILE, in the @FILE format: `landlock-run @FILE -- COMMAND` runs the same.
+ * --learn FILE: run the command without Landlock (with --hide, confined by
+ * the hidden paths alone) under the tracer, and record what it read,
+ * executed, wrote, made and removed, which ports it bound and connected to,
+ * and which scopes it crossed; fold.c turns that into the policy FILE.
  *
- * How paths are folded, so the policy stays short and a rerun that reads
- * one more header still works, without granting what the run did not use:
- *   - writes: the file written, or the directory something was made in or
- *     removed from; never / itself;
- *   - reads and executes: the directory of each file read (a directory
- *     listed: itself); beneath the system trees /usr, /etc, /opt, /bin,
- *     /sbin and /lib*, the tree as a whole; a file directly in / or in /dev
- *     stays a file; /proc/PID is /proc;
- *   - a path that no longer exists becomes its nearest existing directory;
- *     one that cannot be written on a line (a newline in it) its nearest
- *     directory that can; whatever a wider grant covers is left out.
+ * A run may use a path only sometimes: when FILE is already a policy
+ * --learn wrote, what it grants is read back first and kept, so the runs
+ * add up. A FILE that is something else is not merged, nor replaced.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracer.h"
+#include "learner.h"
 
-#define FS(r) LANDLOCK_ACCESS_FS_##r
+#define FS(r)  LANDLOCK_ACCESS_FS_##r
+#define HEADER "# landlock-run --learn"
+#define MADE                                                                           \
+	(FS(MAKE_CHAR) | FS(MAKE_DIR) | FS(MAKE_REG) | FS(MAKE_SOCK) | FS(MAKE_FIFO) | \
+	 FS(MAKE_BLOCK) | FS(MAKE_SYM))
+#define CHANGED_TREE (MADE | FS(REMOVE_DIR) | FS(REMOVE_FILE) | FS(REFER))
 
 /* What a thread's watched call was about to do, found at its entry. */
 struct entry {
@@ -35,20 +33,116 @@ struct entry {
 	int made;	       /* an O_CREAT open whose file was not there */
 };
 
-struct learner {
-	const struct policy *p;
-	const struct tracer *tr;
-	struct report file; /* FILE */
-	struct table entries;
-	struct table ro, rw, unix_sockets;
-	struct table abstract_made;	       /* abstract socket names bound inside */
-	uint64_t ports[NET_KINDS][65536 / 64]; /* bound and connected to, per kind */
-	int signalled_out, reached_out;	       /* what --scope signal, abstract-unix would refuse */
-	int skipped_root;		       /* a write in / itself, never granted */
-};
+/* The caller's home, as the kernel names it, for the folding rules. */
+static void find_home(struct learner *l)
+{
+	const char *home = getenv("HOME");
+	char link[40], num[24];
+	ssize_t n;
+	int fd = home && home[0] == '/' ? openat(AT_FDCWD, home, O_PATH | O_DIRECTORY | O_CLOEXEC)
+					: -1;
 
-static const char *const system_trees[] = {"/usr", "/etc",   "/opt",   "/bin",	 "/sbin",
-					   "/lib", "/lib32", "/lib64", "/libx32"};
+	if (fd < 0)
+		return;
+	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	n = readlink(link, l->home, sizeof l->home - 1);
+	l->home[n > 1 ? n : 0] = '\0'; /* "/" as a home folds nothing */
+	close(fd);
+}
+
+/* One "--kind=PORT,PORT" or "=none" line of an earlier policy. */
+static void merge_ports(struct learner *l, const char *line)
+{
+	char option[24], *end;
+	const char *s;
+	int kind;
+
+	for (kind = 0; kind < NET_KINDS; kind++) {
+		port_option(option, net_rights[kind].bit);
+		if (strncmp(line, option, strlen(option)) || line[strlen(option)] != '=')
+			continue;
+		for (s = line + strlen(option) + 1; *s >= '0' && *s <= '9';
+		     s = end + (*end == ',')) {
+			unsigned long port = strtoul(s, &end, 10);
+
+			if (port < 65536)
+				l->ports[kind][port / 64] |= 1ULL << (port % 64);
+		}
+	}
+}
+
+/* WORD is an item of the comma list LIST. */
+static int listed(const char *list, const char *word)
+{
+	size_t len = strlen(word), n;
+
+	for (; *list; list += n + (list[n] == ',')) {
+		n = strcspn(list, ",");
+		if (n == len && strncmp(list, word, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The grants of an earlier policy of this FILE, kept; the run adds to them. */
+static void merge(struct learner *l, char *text)
+{
+	static const struct {
+		const char *prefix;
+		size_t offset;
+	} sets[] = {{"--rw=", offsetof(struct learner, rw)},
+		    {"--ro=", offsetof(struct learner, ro)},
+		    {"--unix=", offsetof(struct learner, unix_sockets)}};
+	char *line, *nl;
+	size_t i;
+	int scoped = 0;
+
+	for (line = text; *line; line = nl ? nl + 1 : line + strlen(line)) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		for (i = 0; i < sizeof sets / sizeof sets[0]; i++)
+			if (strncmp(line, sets[i].prefix, strlen(sets[i].prefix)) == 0)
+				add_path((struct table *)((char *)l + sets[i].offset),
+					 line + strlen(sets[i].prefix));
+		merge_ports(l, line);
+		if (strncmp(line, "--scope=", 8) == 0) {
+			scoped = 1;
+			l->signalled_out |= !listed(line + 8, "signal");
+			l->reached_out |= !listed(line + 8, "abstract-unix");
+		}
+	}
+	/* no --scope line: the earlier run crossed both (where the ABI has them) */
+	if (!scoped && l->p->kernel.abi >= 6)
+		l->signalled_out = l->reached_out = 1;
+}
+
+/* FILE, when it is there: read as the caller, before the command runs. */
+static void read_earlier(struct learner *l)
+{
+	const struct report_target *t = &l->p->asked.learn_report;
+	char *text;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (t->fd >= 0)
+		return; /* a pipe: nothing to add to */
+	fd = openat(t->dir, t->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return;
+	if (fd < 0 || fstat(fd, &st))
+		die_errno("cannot read the --learn file %s", t->path);
+	text = mapped((size_t)st.st_size + 1, "the earlier policy");
+	n = st.st_size ? read(fd, text, (size_t)st.st_size) : 0;
+	close(fd);
+	if (n != st.st_size || strncmp(text, HEADER, strlen(HEADER)))
+		die("--learn %s exists and is not a policy --learn wrote: it is neither merged "
+		    "nor replaced (remove it, or name another file)",
+		    t->path);
+	text[n] = '\0';
+	merge(l, text);
+}
 
 struct learner *learn_start(const struct policy *p, const struct tracer *tr)
 {
@@ -57,6 +151,8 @@ struct learner *learn_start(const struct policy *p, const struct tracer *tr)
 	l->p = p;
 	l->tr = tr;
 	l->entries.size = sizeof(struct entry);
+	find_home(l);
+	read_earlier(l);
 	return l;
 }
 
@@ -77,29 +173,36 @@ void learn_entry(struct learner *l, const struct call_result *entry)
 	e->made = open_makes(entry);
 }
 
-static void add_path(struct table *set, const char *path)
+static void learn_fs(struct learner *l, const struct need *n)
 {
-	strset_add(set, path, strlen(path));
+	const struct effective *k = &l->p->kernel;
+	char tree[PATH_MAX];
+
+	if (n->rights & MADE)
+		add_path(&l->made, n->object);
+	/* where the run makes and removes things beneath $HOME: a tool's tree */
+	if (n->rights & CHANGED_TREE) {
+		state_tree(l, n->object, tree);
+		if (tree[0])
+			add_path(&l->trees, tree);
+	}
+	if (n->rights == FS(IOCTL_DEV)) {
+		/* a device opened during the run; not one inherited */
+		if (strset_has(&l->ro, n->anchor, strlen(n->anchor)))
+			add_path(&l->rw, n->anchor);
+	} else if (!(n->rights & ~k->grant_rights[GRANT_RO])) {
+		add_path(&l->ro, n->anchor);
+	} else if (n->rights == FS(RESOLVE_UNIX)) {
+		add_path(&l->unix_sockets, n->anchor);
+	} else {
+		add_path(&l->rw, n->anchor);
+	}
 }
 
 static void learn_need(struct learner *l, const struct need *n)
 {
-	const struct effective *k = &l->p->kernel;
-
 	switch (n->kind) {
-	case NEED_FS:
-		if (n->rights == FS(IOCTL_DEV)) {
-			/* a device opened during the run; not one inherited */
-			if (strset_has(&l->ro, n->anchor, strlen(n->anchor)))
-				add_path(&l->rw, n->anchor);
-		} else if (!(n->rights & ~k->grant_rights[GRANT_RO])) {
-			add_path(&l->ro, n->anchor);
-		} else if (n->rights == FS(RESOLVE_UNIX)) {
-			add_path(&l->unix_sockets, n->anchor);
-		} else {
-			add_path(&l->rw, n->anchor);
-		}
-		break;
+	case NEED_FS: learn_fs(l, n); break;
 	case NEED_NET:
 		l->ports[__builtin_ctzll(n->rights)][n->number / 64] |= 1ULL << (n->number % 64);
 		break;
@@ -115,6 +218,15 @@ static void learn_need(struct learner *l, const struct need *n)
 	}
 }
 
+/* A device whose driver says no one is there (/dev/tty without a terminal:
+ * ENXIO; ENODEV) was still opened as far as Landlock is concerned: the
+ * confined run is refused it first. */
+static int opened_device(const struct call_result *r)
+{
+	return (r->ret == -ENXIO || r->ret == -ENODEV) &&
+	       (r->call == CALL_open || r->call == CALL_openat || r->call == CALL_openat2);
+}
+
 void learn_call(struct learner *l, struct call_result *r)
 {
 	struct entry *e = table_get(&l->entries, (uint64_t)r->entered);
@@ -123,252 +235,21 @@ void learn_call(struct learner *l, struct call_result *r)
 	r->entry_path = e ? e->exec_path : NULL;
 	r->made = e ? e->made : 0;
 	table_del(&l->entries, (uint64_t)r->entered);
-	if (r->ret < 0)
+	if (r->ret < 0 && !opened_device(r))
 		return;
 	find_needs(r);
+	if (r->unseen && !l->unseen++)
+		read_who(r->tid, &l->first_unseen);
 	for (i = 0; i < r->nneeds; i++)
 		learn_need(l, &r->needs[i]);
 }
 
-static int in_tree(const char *path, const char *tree)
-{
-	size_t n = strlen(tree);
-
-	return strncmp(path, tree, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-/* PATH's directory; a name with no slash (pipe:[N]) has none: "". */
-static void cut_last(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	if (slash == path)
-		path[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		path[0] = '\0';
-}
-
-/* Where a read of PATH is granted (see the top of this file). */
-static void fold_read(char *path)
-{
-	struct stat st;
-	size_t i;
-
-	grantable(path);
-	for (i = 0; i < sizeof system_trees / sizeof system_trees[0]; i++)
-		if (in_tree(path, system_trees[i])) {
-			path[strlen(system_trees[i])] = '\0';
-			return;
-		}
-	if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) || in_tree(path, "/dev"))
-		return;
-	if (strrchr(path, '/') != path)
-		cut_last(path);
-}
-
-/* The nearest path, PATH or a directory above it, that exists and can be
- * written on one line of the policy. */
-static void settle(char *path)
-{
-	struct stat st;
-
-	while (path[0] == '/' && path[1] && (strchr(path, '\n') || lstat(path, &st)))
-		cut_last(path);
-}
-
-/* PATH or (unless SELF is 0) a directory above it is in SET. */
-static int covered(const struct table *set, const char *path, int self)
-{
-	size_t n = strlen(path);
-
-	if (self && strset_has(set, path, n))
-		return 1;
-	while (n > 1) {
-		while (n > 1 && path[n - 1] != '/')
-			n--;
-		n = n > 1 ? n - 1 : 1; /* the directory, without its slash */
-		if (strset_has(set, path, n))
-			return 1;
-	}
-	return 0;
-}
-
-/* Heapsort: sorted lines keep the policy stable from run to run, and
- * musl's qsort would cost more code than the policy it sorts. */
-static void sift(const char **v, size_t root, size_t n)
-{
-	size_t child;
-	const char *tmp;
-
-	while ((child = 2 * root + 1) < n) {
-		if (child + 1 < n && strcmp(v[child], v[child + 1]) < 0)
-			child++;
-		if (strcmp(v[root], v[child]) >= 0)
-			return;
-		tmp = v[root];
-		v[root] = v[child];
-		v[child] = tmp;
-		root = child;
-	}
-}
-
-static void sort_paths(const char **v, size_t n)
-{
-	size_t i;
-	const char *tmp;
-
-	for (i = n / 2; i-- > 0;)
-		sift(v, i, n);
-	for (i = n; i-- > 1;) {
-		tmp = v[0];
-		v[0] = v[i];
-		v[i] = tmp;
-		sift(v, 0, i);
-	}
-}
-
-/* The paths of SET that neither WIDER nor another path of SET covers,
- * sorted, one "OPTION=path" line each. */
-static void put_grants(struct out *o, const char *option, const struct table *set,
-		       const struct table *wider)
-{
-	const char **paths, *s;
-	size_t i = 0, n = 0, k;
-
-	if (!set->used)
-		return;
-	paths = mapped(set->used * sizeof *paths, "the policy's lines");
-	while ((s = strset_next(set, &i)))
-		if (!covered(set, s, 0) && !(wider && covered(wider, s, 1)))
-			paths[n++] = s;
-	sort_paths(paths, n);
-	for (k = 0; k < n; k++)
-		outf(o, "%s=%s\n", option, paths[k]);
-}
-
-/* The paths of FROM that can be granted OPTION beside --hide, into TO: not
- * one in a hidden path, nor one a hidden path is beneath (Landlock cannot
- * take a subtree out of a write grant); each left out gets a comment. */
-static void keep_hidden(const struct learner *l, struct out *o, const char *option,
-			const struct table *from, struct table *to)
-{
-	const struct request *r = &l->p->asked;
-	const struct hidden *h;
-	const char *s;
-	size_t i = 0;
-
-	while ((s = strset_next(from, &i))) {
-		h = hidden_at(r, s);
-		h = h ? h : hidden_beneath(r, s);
-		if (!h)
-			add_path(to, s);
-		else
-			outf(o, "# not granted: %s=%s (--hide %s)\n", option, s, h->canon);
-	}
-}
-
-/* Every path of FROM, made a grant by FOLD (NULL: as it is), into TO. */
-static void settle_all(struct learner *l, const struct table *from, struct table *to,
-		       void (*fold)(char *), int writes)
-{
-	char path[PATH_MAX];
-	const char *s;
-	size_t i = 0;
-
-	while ((s = strset_next(from, &i))) {
-		if (s[0] != '/')
-			continue; /* a pipe, a socket, an anonymous inode: no grant names it */
-		join(path, sizeof path, s, NULL);
-		if (fold)
-			fold(path);
-		grantable(path);
-		settle(path);
-		if (writes && strcmp(path, "/") == 0)
-			l->skipped_root = 1; /* --rw / is never written */
-		else
-			add_path(to, path);
-	}
-}
-
-/* --tcp-bind=80,443 or --tcp-bind=none, for each kind of port rule the ABI has. */
-static void put_ports(struct out *o, const struct learner *l)
-{
-	char option[24];
-	const char *sep;
-	unsigned port;
-	int kind;
-
-	for (kind = 0; kind < NET_KINDS; kind++) {
-		if (net_rights[kind].abi > l->p->kernel.abi)
-			continue;
-		port_option(option, net_rights[kind].bit);
-		outf(o, "%s", option);
-		for (port = 0, sep = "="; port < 65536; port++)
-			if (l->ports[kind][port / 64] >> (port % 64) & 1) {
-				outf(o, "%s%u", sep, port);
-				sep = ",";
-			}
-		outf(o, "%s\n", sep[0] == '=' ? "=none" : "");
-	}
-}
-
-static void put_header(struct out *o, const struct learner *l)
-{
-	char *const *arg;
-
-	outf(o,
-	     "# landlock-run --learn: what this command used, as a policy for\n"
-	     "#   landlock-run @%s -- COMMAND\n"
-	     "# Reads and executes are granted per directory (the system trees whole),\n"
-	     "# writes on what was written, or where something was made or removed;\n"
-	     "# see landlock-run(1), --learn.\n# command:",
-	     l->p->asked.learn);
-	o->escape = ESCAPE_C; /* one line, whatever the arguments hold */
-	for (arg = l->p->asked.command; *arg; arg++)
-		outf(o, " %s", *arg);
-	o->escape = ESCAPE_NONE;
-	outf(o, "\n");
-	if (l->skipped_root)
-		outf(o, "# not granted: a write in / itself (--rw / is never written)\n");
-}
-
-/* Fold what the run used and write the policy; a policy that cannot be
- * written is a launcher failure (125), even though the command ran. */
+/* Fold what the run used and write the policy; a run cut short used less
+ * than the command needs, and leaves FILE as it was. */
 void learn_finish(struct learner *l, int interrupted)
 {
-	const struct effective *k = &l->p->kernel;
-	struct table ro = {0}, rw = {0}, unix_sockets = {0}, rw_kept = {0}, unix_kept = {0};
-	struct out o = {.fd = l->file.fd};
-	size_t i;
-
-	/* A run cut short used less than the command needs: keep FILE as it was. */
-	if (interrupted) {
+	if (interrupted)
 		report_discard(&l->file);
-		return;
-	}
-	settle_all(l, &l->rw, &rw, NULL, 1);
-	settle_all(l, &l->ro, &ro, fold_read, 0);
-	settle_all(l, &l->unix_sockets, &unix_sockets, NULL, 0);
-	put_header(&o, l);
-	/* The hidden paths stay hidden, and no grant reveals or contradicts one. */
-	for (i = 0; i < l->p->asked.nhidden; i++)
-		outf(&o, "--hide=%s\n", l->p->asked.hidden[i].canon);
-	keep_hidden(l, &o, "--rw", &rw, &rw_kept);
-	keep_hidden(l, &o, "--unix", &unix_sockets, &unix_kept);
-	put_grants(&o, "--rw", &rw_kept, NULL);
-	put_grants(&o, "--ro", &ro, &rw_kept);
-	/* What this ABI cannot confine is not written: the policy must run here. */
-	if (k->abi >= 9)
-		put_grants(&o, "--unix", &unix_kept, &rw_kept);
-	put_ports(&o, l);
-	if (k->abi >= 6 && !(l->signalled_out && l->reached_out))
-		outf(&o, "--scope=%s%s%s\n", l->signalled_out ? "" : "signal",
-		     l->signalled_out || l->reached_out ? "" : ",",
-		     l->reached_out ? "" : "abstract-unix");
-	out_flush(&o);
-	if (o.failed)
-		die_errno("cannot write the --learn file %s", l->p->asked.learn);
-	report_commit(&l->file);
+	else
+		write_policy(l);
 }

@@ -69,15 +69,55 @@ static unsigned wanted(uint64_t rights)
 	return want;
 }
 
-/* The mode bits refuse it anyway: an ordinary permission error. With an
- * ACL the bits do not tell, and the policy alone decides. */
+/* A POSIX access ACL (system.posix_acl_access, version 2, its entries in
+ * the kernel's order) as the kernel checks it for these ids: 0 when the
+ * file has none, 1 when it allows WANT, -1 when it refuses. */
+static int acl_refuses(const struct who *w, const char *path, const struct stat *st, unsigned want)
+{
+	enum { USER_OBJ = 1, USER = 2, GROUP_OBJ = 4, GROUP = 8, MASK = 16, OTHER = 32 };
+	struct {
+		uint16_t tag, perm;
+		uint32_t id;
+	} e[64];
+	unsigned long uid = nth(w->uid, 3);
+	ssize_t n = getxattr(path, "system.posix_acl_access", e, sizeof e);
+	unsigned i, count, mask = 7, found = 0;
+
+	if (n < 4 + (ssize_t)sizeof e[0])
+		return 0;
+	count = (unsigned)(n - 4) / sizeof e[0];
+	memmove(e, (char *)e + 4, count * sizeof e[0]); /* past the version */
+	for (i = 0; i < count; i++)
+		mask = e[i].tag == MASK ? e[i].perm : mask;
+	for (i = 0; i < count; i++) {
+		unsigned perm = e[i].perm;
+
+		if (e[i].tag == USER_OBJ && st->st_uid == uid)
+			return (perm & want) == want ? 1 : -1; /* the owner: no mask */
+		if (e[i].tag == USER && e[i].id == uid)
+			return (perm & mask & want) == want ? 1 : -1;
+		if ((e[i].tag == GROUP_OBJ && in_group(w, st->st_gid)) ||
+		    (e[i].tag == GROUP && in_group(w, e[i].id))) {
+			found = 1;
+			if ((perm & want) == want)
+				return (perm & mask & want) == want ? 1 : -1;
+		}
+		if (e[i].tag == OTHER)
+			return !found && (perm & want) == want ? 1 : -1;
+	}
+	return -1;
+}
+
+/* The mode bits, or the file's ACL, refuse it anyway: an ordinary
+ * permission error, not the sandbox's. */
 int mode_refuses(const struct who *w, const char *path, uint64_t rights)
 {
 	unsigned want = wanted(rights), bits;
 	uint64_t caps = strtoul(w->caps, NULL, 16);
 	struct stat st;
+	int acl;
 
-	if (!want || stat(path, &st) || getxattr(path, "system.posix_acl_access", NULL, 0) > 0)
+	if (!want || stat(path, &st))
 		return 0;
 	if (caps & CAP_DAC_OVERRIDE &&
 	    (!(want & MAY_X) || S_ISDIR(st.st_mode) || st.st_mode & 0111))
@@ -85,6 +125,9 @@ int mode_refuses(const struct who *w, const char *path, uint64_t rights)
 	if (caps & CAP_DAC_READ_SEARCH && !(want & MAY_W) &&
 	    (!(want & MAY_X) || S_ISDIR(st.st_mode)))
 		return 0;
+	acl = acl_refuses(w, path, &st, want);
+	if (acl)
+		return acl < 0;
 	bits = st.st_uid == nth(w->uid, 3) ? st.st_mode >> 6
 	       : in_group(w, st.st_gid)	   ? st.st_mode >> 3
 					   : st.st_mode;

@@ -64,8 +64,10 @@ ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size)
 		{(void *)(uintptr_t)(addr + first), first < size ? size - first : 0}};
 	ssize_t n = process_vm_readv(tid, &local, 1, remote, remote[1].iov_len ? 2 : 1, 0);
 
-	if (n < 0 && errno == EPERM)
+	if (n < 0 && errno == EPERM) {
 		n = peek(tid, addr, buf, size < PATH_MAX ? size : PATH_MAX);
+		errno = n < 0 ? EPERM : errno; /* closed to us, not a bad address */
+	}
 	return n;
 }
 
@@ -317,8 +319,13 @@ int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int
 	int found = 1, more;
 
 	o->exists = -1;
-	if (start(&w, dirfd, path && path[0] ? path : NULL))
+	o->unseen = 0;
+	if (start(&w, dirfd, path && path[0] ? path : NULL)) {
+		/* a non-dumpable process: its root, cwd and descriptors are closed
+		 * to a tracer without CAP_SYS_PTRACE (its memory is not) */
+		o->unseen = errno == EACCES || errno == EPERM;
 		goto out;
+	}
 	join(w.rest, sizeof w.rest, path ? path : "", NULL);
 	while ((more = next_name(&w)) > 0) {
 		found = step(&w, w.rest[strspn(w.rest, "/")] == '\0', follow);

@@ -64,6 +64,7 @@ struct need {
 	/* NEED_NET: the port; NEED_SCOPE: the pid signalled (0: an abstract
 	 * socket, named in object as @name). */
 	long number;
+	int first; /* the kernel refuses it before Landlock has a say */
 };
 
 #define MAX_NEEDS 4 /* an exec: the file, a #! interpreter, its ELF interpreter */
@@ -78,6 +79,7 @@ struct call_result {
 	int learning;		/* --learn: what a successful call used */
 	const char *entry_path; /* --learn: an exec's file, found at entry */
 	int made;		/* --learn: an O_CREAT open made its file */
+	int unseen;		/* its process may not be looked into (non-dumpable) */
 	int nneeds;
 	struct need needs[MAX_NEEDS];
 };
@@ -111,6 +113,7 @@ struct target {
 	char parent[PATH_MAX]; /* the directory it is in */
 	struct stat st;
 	int exists;
+	int unseen; /* the tracee's /proc entries are closed to the tracer */
 };
 
 ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size);

@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "tracer.h"
@@ -25,19 +26,39 @@
  * without them (numbers shared by every architecture since Linux 5.1). */
 static const uint32_t unseen[] = {425, 426, 427, 435}; /* io_uring_*, clone3 */
 
-static int watched(const struct policy *p, const struct call *c)
+/* Reading and executing are allowed everywhere: no --ro at all, or a
+ * --ro (or --rw) grant on / itself, with nothing hidden beneath it. */
+static int reads_everywhere(const struct policy *p)
+{
+	const struct request *r = &p->asked;
+	struct stat root, st;
+	size_t i;
+
+	if (!r->reads_confined)
+		return 1;
+	if (r->nhidden || stat("/", &root))
+		return 0;
+	for (i = 0; i < r->ngrants; i++)
+		if (r->grants[i].kind != GRANT_UNIX && stat(r->grants[i].path, &st) == 0 &&
+		    st.st_dev == root.st_dev && st.st_ino == root.st_ino)
+			return 1;
+	return 0;
+}
+
+/* A call stops when the policy can refuse it a right (--learn: always). */
+static int watched(const struct policy *p, const struct call *c, int reads)
 {
 	const struct landlock_ruleset_attr *h = &p->kernel.handled;
+	uint64_t fs = h->handled_access_fs & ~(reads ? p->kernel.grant_rights[GRANT_RO] : 0);
 
-	return p->asked.learn || c->fs & h->handled_access_fs || c->net & h->handled_access_net ||
+	return p->asked.learn || c->fs & fs || c->net & h->handled_access_net ||
 	       c->scope & h->scoped;
 }
 
-/* Without --ro, reads are not confined: an open only for reading cannot be
- * refused, so it need not stop either. */
-static int reads_only_pass(const struct policy *p, const struct call *c)
+/* When reads cannot be refused, an open only for reading need not stop. */
+static int reads_only_pass(const struct policy *p, const struct call *c, int reads)
 {
-	return !p->asked.learn && !p->asked.reads_confined && c->flags >= 0 &&
+	return !p->asked.learn && reads && c->flags >= 0 &&
 	       (c == &calls[CALL_open] || c == &calls[CALL_openat]);
 }
 
@@ -51,6 +72,7 @@ static int reads_only_pass(const struct policy *p, const struct call *c)
 void watch_calls(const struct policy *p)
 {
 	struct filter f = {.len = 0};
+	int reads = reads_everywhere(p);
 	unsigned i;
 
 	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARCH);
@@ -68,9 +90,9 @@ void watch_calls(const struct policy *p)
 	}
 	for (i = 0; i < NCALLS; i++) {
 		const struct call *c = &calls[i];
-		int pass = reads_only_pass(p, c);
+		int pass = reads_only_pass(p, c, reads);
 
-		if (call_nr[i] < 0 || !watched(p, c))
+		if (call_nr[i] < 0 || !watched(p, c, reads))
 			continue;
 		filter_emit(&f, BPF_JEQ_K, 0, pass ? 4 : 1, (uint32_t)call_nr[i]);
 		if (pass) {

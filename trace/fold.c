@@ -1,0 +1,375 @@
+/*
+ * What a --learn run used, folded into the policy a reviewer can accept,
+ * and written as an @FILE. The folding keeps the policy short, lets a rerun
+ * that reads one more header work, and never grants what a reviewer would
+ * reject:
+ *   - writes: the file written, or the directory something was made in or
+ *     removed from; a directory the run made itself folds into the nearest
+ *     one that was there before (a mktemp directory into /tmp); beneath
+ *     $HOME, where the run makes and removes things in a tool's tree (~/.npm,
+ *     ~/.cache/pip), that tree as a whole, so cleaning a cache does not break
+ *     the policy; never / or $HOME itself;
+ *   - reads and executes: the directory of each file read (a directory
+ *     listed: itself); beneath the system trees /usr, /etc, /opt, /bin,
+ *     /sbin and /lib*, the tree as a whole; a file in /, in /dev, directly
+ *     in $HOME (~/.gitconfig) or at the top of a tool's tree (~/.ssh/config)
+ *     stays that file, one deeper in a tool's tree (~/.npm/_cacache/...)
+ *     folds into the tree; never / or $HOME itself, which would grant every
+ *     file in them;
+ *   - per-boot and per-process names fold into a stable parent: /proc/PID
+ *     is /proc, /sys/fs/cgroup/... is /sys/fs/cgroup, /dev/pts/N /dev/pts;
+ *   - a path that no longer exists becomes its nearest existing directory;
+ *     one that cannot be written on a line (a newline in it) its nearest
+ *     directory that can; whatever a wider grant covers is left out; with
+ *     --hide, no grant that would reveal or contradict a hidden path.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "learner.h"
+
+enum skipped { SKIP_ROOT_WRITE = 1, SKIP_HOME_WRITE = 2, SKIP_ROOT_READ = 4, SKIP_HOME_READ = 8 };
+
+static const char *const system_trees[] = {"/usr", "/etc",   "/opt",   "/bin",	 "/sbin",
+					   "/lib", "/lib32", "/lib64", "/libx32"};
+
+/* Names that change from boot to boot or process to process. */
+static const char *const stable[] = {"/sys/fs/cgroup", "/dev/pts"};
+
+void add_path(struct table *set, const char *path)
+{
+	strset_add(set, path, strlen(path));
+}
+
+int in_tree(const char *path, const char *tree)
+{
+	size_t n = strlen(tree);
+
+	return strncmp(path, tree, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The part of PATH after $HOME/, or NULL when it is not beneath $HOME. */
+static const char *in_home(const struct learner *l, const char *path)
+{
+	size_t n = strlen(l->home);
+
+	return n && strncmp(path, l->home, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+}
+
+/*
+ * The tool's tree PATH is in, in TREE ("" when none): beneath $HOME a
+ * hidden directory of its own (~/.npm, ~/.cargo), or one of the XDG
+ * directories' entries (~/.cache/pip, ~/.local/share/X), which a cache
+ * clean leaves in place.
+ */
+void state_tree(const struct learner *l, const char *path, char *tree)
+{
+	static const char *const xdg[] = {".cache/", ".config/", ".local/share/", ".local/state/"};
+	const char *rel = in_home(l, path);
+	size_t i, len;
+
+	tree[0] = '\0';
+	if (!rel || rel[0] != '.' || !strchr(rel, '/'))
+		return; /* not in a hidden directory of $HOME */
+	len = strcspn(rel, "/");
+	for (i = 0; i < sizeof xdg / sizeof xdg[0]; i++)
+		if (strncmp(rel, xdg[i], strlen(xdg[i])) == 0) {
+			len = strlen(xdg[i]) + strcspn(rel + strlen(xdg[i]), "/");
+			if (!rel[len])
+				return; /* a file directly in ~/.cache: no tree */
+		}
+	copy_span(tree, PATH_MAX, path, (size_t)(rel - path) + len);
+}
+
+/* PATH's directory; a name with no slash (pipe:[N]) has none: "". */
+static void cut_last(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	if (slash == path)
+		path[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		path[0] = '\0';
+}
+
+/* PATH is in a tree of SET (the tree itself, or beneath it): the tree. */
+static int fold_into(const struct table *set, char *path)
+{
+	const char *s;
+	size_t i = 0;
+
+	while ((s = strset_next(set, &i)))
+		if (in_tree(path, s)) {
+			path[strlen(s)] = '\0';
+			return 1;
+		}
+	return 0;
+}
+
+static void fold_read(const struct learner *l, char *path)
+{
+	char tree[PATH_MAX];
+	struct stat st;
+	const char *rel = in_home(l, path);
+	size_t i;
+
+	for (i = 0; i < sizeof system_trees / sizeof system_trees[0]; i++)
+		if (in_tree(path, system_trees[i])) {
+			path[strlen(system_trees[i])] = '\0';
+			return;
+		}
+	/* $HOME's own files stay files; deep in a tool's tree, the tree (its
+	 * cache entries come and go); a file at a tree's top stays a file */
+	state_tree(l, path, tree);
+	if (tree[0] && strrchr(path, '/') != path + strlen(tree)) {
+		join(path, PATH_MAX, tree, NULL);
+		return;
+	}
+	if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) || in_tree(path, "/dev") ||
+	    (rel && (tree[0] || !strchr(rel, '/'))))
+		return;
+	if (strrchr(path, '/') != path) /* a file directly in / stays a file */
+		cut_last(path);
+}
+
+/* What the run made did not exist before it and will not after: the
+ * nearest directory that was there instead. */
+static void fold_write(const struct learner *l, char *path)
+{
+	while (path[1] && strset_has(&l->made, path, strlen(path)))
+		cut_last(path);
+}
+
+/* The nearest path, PATH or a directory above it, that exists and can be
+ * written on one line of the policy. */
+static void settle(char *path)
+{
+	struct stat st;
+
+	while (path[0] == '/' && path[1] && (strchr(path, '\n') || lstat(path, &st)))
+		cut_last(path);
+}
+
+/* Every path of FROM made a grant, into TO; what can never be granted is
+ * noted in *SKIPPED. */
+static void settle_all(const struct learner *l, const struct table *from, struct table *to,
+		       int writes, unsigned *skipped)
+{
+	char path[PATH_MAX];
+	const char *s;
+	size_t i = 0, k;
+
+	while ((s = strset_next(from, &i))) {
+		if (s[0] != '/')
+			continue; /* a pipe, a socket, an anonymous inode: no grant names it */
+		join(path, sizeof path, s, NULL);
+		grantable(path);
+		for (k = 0; k < sizeof stable / sizeof stable[0]; k++)
+			if (in_tree(path, stable[k]))
+				path[strlen(stable[k])] = '\0';
+		if (!fold_into(&l->trees, path))
+			writes ? fold_write(l, path) : fold_read(l, path);
+		settle(path);
+		if (strcmp(path, "/") == 0)
+			*skipped |= writes ? SKIP_ROOT_WRITE : SKIP_ROOT_READ;
+		else if (strcmp(path, l->home) == 0)
+			*skipped |= writes ? SKIP_HOME_WRITE : SKIP_HOME_READ;
+		else
+			add_path(to, path);
+	}
+}
+
+/* PATH or (unless SELF is 0) a directory above it is in SET. */
+static int covered(const struct table *set, const char *path, int self)
+{
+	size_t n = strlen(path);
+
+	if (self && strset_has(set, path, n))
+		return 1;
+	while (n > 1) {
+		while (n > 1 && path[n - 1] != '/')
+			n--;
+		n = n > 1 ? n - 1 : 1; /* the directory, without its slash */
+		if (strset_has(set, path, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* Heapsort: sorted lines keep the policy stable from run to run, and
+ * musl's qsort would cost more code than the policy it sorts. */
+static void sift(const char **v, size_t root, size_t n)
+{
+	size_t child;
+	const char *tmp;
+
+	while ((child = 2 * root + 1) < n) {
+		if (child + 1 < n && strcmp(v[child], v[child + 1]) < 0)
+			child++;
+		if (strcmp(v[root], v[child]) >= 0)
+			return;
+		tmp = v[root];
+		v[root] = v[child];
+		v[child] = tmp;
+		root = child;
+	}
+}
+
+static void sort_paths(const char **v, size_t n)
+{
+	size_t i;
+	const char *tmp;
+
+	for (i = n / 2; i-- > 0;)
+		sift(v, i, n);
+	for (i = n; i-- > 1;) {
+		tmp = v[0];
+		v[0] = v[i];
+		v[i] = tmp;
+		sift(v, 0, i);
+	}
+}
+
+/* The paths of SET that neither WIDER nor another path of SET covers,
+ * sorted, one "OPTION=path" line each. */
+static void put_grants(struct out *o, const char *option, const struct table *set,
+		       const struct table *wider)
+{
+	const char **paths, *s;
+	size_t i = 0, n = 0, k;
+
+	if (!set->used)
+		return;
+	paths = mapped(set->used * sizeof *paths, "the policy's lines");
+	while ((s = strset_next(set, &i)))
+		if (!covered(set, s, 0) && !(wider && covered(wider, s, 1)))
+			paths[n++] = s;
+	sort_paths(paths, n);
+	for (k = 0; k < n; k++)
+		outf(o, "%s=%s\n", option, paths[k]);
+}
+
+/* The paths of FROM that can be granted OPTION beside --hide, into TO: not
+ * one in a hidden path, nor one a hidden path is beneath (Landlock cannot
+ * take a subtree out of a write grant); each left out gets a comment. */
+static void keep_hidden(const struct learner *l, struct out *o, const char *option,
+			const struct table *from, struct table *to)
+{
+	const struct request *r = &l->p->asked;
+	const struct hidden *h;
+	const char *s;
+	size_t i = 0;
+
+	while ((s = strset_next(from, &i))) {
+		h = hidden_at(r, s);
+		h = h ? h : hidden_beneath(r, s);
+		if (!h)
+			add_path(to, s);
+		else
+			outf(o, "# not granted: %s=%s (--hide %s)\n", option, s, h->canon);
+	}
+}
+
+/* --tcp-bind=80,443 or --tcp-bind=none, for each kind of port rule the ABI has. */
+static void put_ports(struct out *o, const struct learner *l)
+{
+	char option[24];
+	const char *sep;
+	unsigned port;
+	int kind;
+
+	for (kind = 0; kind < NET_KINDS; kind++) {
+		if (net_rights[kind].abi > l->p->kernel.abi)
+			continue;
+		port_option(option, net_rights[kind].bit);
+		outf(o, "%s", option);
+		for (port = 0, sep = "="; port < 65536; port++)
+			if (l->ports[kind][port / 64] >> (port % 64) & 1) {
+				outf(o, "%s%u", sep, port);
+				sep = ",";
+			}
+		outf(o, "%s\n", sep[0] == '=' ? "=none" : "");
+	}
+}
+
+static void put_header(struct out *o, const struct learner *l, unsigned skipped)
+{
+	static const char *const notes[] = {
+		"a write in / itself (--rw / is never written)",
+		"a write in $HOME itself (--rw on it would grant every file in it)",
+		"listing / (--ro / would grant every file)",
+		"listing $HOME (--ro on it would grant every file in it)",
+	};
+	char *const *arg;
+	unsigned i;
+
+	outf(o,
+	     "# landlock-run --learn: what this command used, as a policy for\n"
+	     "#   landlock-run @%s -- COMMAND\n"
+	     "# Reads and executes are granted per directory (the system trees whole),\n"
+	     "# writes on what was written, or where something was made or removed;\n"
+	     "# a later --learn with this FILE adds to it. See landlock-run(1), --learn.\n"
+	     "# command:",
+	     l->p->asked.learn);
+	o->escape = ESCAPE_C; /* one line, whatever the arguments hold */
+	for (arg = l->p->asked.command; *arg; arg++)
+		outf(o, " %s", *arg);
+	o->escape = ESCAPE_NONE;
+	outf(o, "\n");
+	for (i = 0; i < sizeof notes / sizeof notes[0]; i++)
+		if (skipped & 1U << i)
+			outf(o, "# not granted: %s\n", notes[i]);
+	if (l->unseen)
+		outf(o, "# not seen: %lu calls of processes that made themselves non-dumpable (%s[%s])\n",
+		     l->unseen, l->first_unseen.comm, l->first_unseen.pid);
+}
+
+/* A policy that cannot be written is a launcher failure (125), even though
+ * the command ran. */
+void write_policy(struct learner *l)
+{
+	const struct effective *k = &l->p->kernel;
+	struct table ro = {0}, rw = {0}, unix_sockets = {0}, rw_kept = {0}, unix_kept = {0};
+	struct out o = {.fd = l->file.fd};
+	unsigned skipped = 0;
+	size_t i;
+
+	settle_all(l, &l->rw, &rw, 1, &skipped);
+	settle_all(l, &l->ro, &ro, 0, &skipped);
+	settle_all(l, &l->unix_sockets, &unix_sockets, 1, &skipped);
+	put_header(&o, l, skipped);
+	/* The hidden paths stay hidden, and no grant reveals or contradicts one. */
+	for (i = 0; i < l->p->asked.nhidden; i++)
+		outf(&o, "--hide=%s\n", l->p->asked.hidden[i].canon);
+	keep_hidden(l, &o, "--rw", &rw, &rw_kept);
+	keep_hidden(l, &o, "--unix", &unix_sockets, &unix_kept);
+	put_grants(&o, "--rw", &rw_kept, NULL);
+	put_grants(&o, "--ro", &ro, &rw_kept);
+	/* What this ABI cannot confine is not written: the policy must run here. */
+	if (k->abi >= 9)
+		put_grants(&o, "--unix", &unix_kept, &rw_kept);
+	put_ports(&o, l);
+	if (k->abi >= 6 && !(l->signalled_out && l->reached_out))
+		outf(&o, "--scope=%s%s%s\n", l->signalled_out ? "" : "signal",
+		     l->signalled_out || l->reached_out ? "" : ",",
+		     l->reached_out ? "" : "abstract-unix");
+	out_flush(&o);
+	if (o.failed)
+		die_errno("cannot write the --learn file %s", l->p->asked.learn);
+	report_commit(&l->file);
+	if (l->unseen) {
+		struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
+
+		outf(&err,
+		     "landlock-run learn: %lu calls of processes that made themselves "
+		     "non-dumpable, such as %s[%s], could not be seen: the policy may lack what "
+		     "they used\n",
+		     l->unseen, l->first_unseen.comm, l->first_unseen.pid);
+		out_flush(&err);
+	}
+}

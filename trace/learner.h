@@ -1,0 +1,33 @@
+/*
+ * The state of a --learn run, shared by learn.c, which records what the
+ * command used (and what an earlier run of the same policy did), and
+ * fold.c, which folds it into grants and writes the policy.
+ */
+#ifndef LR_LEARNER_H
+#define LR_LEARNER_H
+
+#include "tracer.h"
+
+struct learner {
+	const struct policy *p;
+	const struct tracer *tr;
+	struct report file; /* FILE */
+	struct table entries;
+	struct table ro, rw, unix_sockets;     /* what was used, as the calls named it */
+	struct table made;		       /* the files and directories the run made */
+	struct table trees;		       /* state trees it made things in (~/.npm) */
+	struct table abstract_made;	       /* abstract socket names bound inside */
+	uint64_t ports[NET_KINDS][65536 / 64]; /* bound and connected to, per kind */
+	int signalled_out, reached_out;	       /* what --scope signal, abstract-unix would refuse */
+	char home[PATH_MAX];		       /* the caller's $HOME, canonical, or "" */
+	unsigned long unseen;		       /* calls of processes closed to the tracer */
+	struct who first_unseen;
+};
+
+/* fold.c */
+void add_path(struct table *set, const char *path);
+int in_tree(const char *path, const char *tree);
+void state_tree(const struct learner *l, const char *path, char *tree);
+void write_policy(struct learner *l);
+
+#endif
