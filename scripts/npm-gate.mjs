@@ -29,7 +29,7 @@ const platforms = readPlatforms(root);
 const tryop = join(root, 'build', platforms[hostPlatform(platforms)]?.ARCH ?? 'unknown', 'tryop');
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies'];
-const ENTRY_API = ['launcherPath', 'grantArgs', 'command', 'probe', 'isLauncherFailure', 'parseDenials', 'SCOPES',
+const ENTRY_API = ['launcherPath', 'grantArgs', 'command', 'spawnConfined', 'probe', 'isLauncherFailure', 'parseDenials', 'SCOPES',
 	'POLICY_OPTIONS'];
 const COMPAT_API = ['launcherPath', 'grantArgs', 'probe', 'LAUNCHER_FAILURE_EXIT', 'LAUNCHER_BIN'];
 

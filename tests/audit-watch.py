@@ -27,6 +27,7 @@ AUDIT_SYSCALL, AUDIT_LANDLOCK_ACCESS = 1300, 1423
 AUDIT_NLGRP_READLOG = 1
 AUDIT_STATUS_ENABLED = 1
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
+NLMSG_ERROR = 2
 DRAIN_SECONDS = 0.5
 
 
@@ -53,11 +54,15 @@ def request(s, kind, payload=b""):
 
 def status():
     s = audit_socket()
+    # An unprivileged caller gets only an EPERM ack: do not wait for more.
+    s.settimeout(5)
     request(s, AUDIT_GET)
     for _ in range(4):
         for kind, body in messages(s.recv(8192)):
             if kind == AUDIT_GET:
                 return struct.unpack("=II", body[:8])[1]
+            if kind == NLMSG_ERROR and struct.unpack("=i", body[:4])[0] != 0:
+                sys.exit("audit-watch: AUDIT_GET failed: %s" % os.strerror(-struct.unpack("=i", body[:4])[0]))
     sys.exit("audit-watch: no answer to AUDIT_GET")
 
 
@@ -66,7 +71,7 @@ def enable(on):
     # struct audit_status: mask, enabled, then fields the mask leaves alone
     request(s, AUDIT_SET, struct.pack("=8I", AUDIT_STATUS_ENABLED, on, 0, 0, 0, 0, 0, 0))
     for kind, body in messages(s.recv(8192)):
-        if kind == 2 and struct.unpack("=i", body[:4])[0] != 0:  # NLMSG_ERROR
+        if kind == NLMSG_ERROR and struct.unpack("=i", body[:4])[0] != 0:
             sys.exit("audit-watch: AUDIT_SET failed: %s" % os.strerror(-struct.unpack("=i", body[:4])[0]))
 
 

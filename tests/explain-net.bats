@@ -79,14 +79,15 @@ setup() {
 	# scope's (init, for an unprivileged user) is not reported.
 	explain --scope signal -- sh -c "sleep 5 & $TRYOP kill \$! 0; kill \$!"
 	assert_equal "$output" ok
-	as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	kill "$target"
+	as_nobody
+	as=("${AS_NOBODY[@]}")
 	J=$(mktemp -u /tmp/lr-explain-json.XXXXXX)
 	explain --scope signal -- "$TRYOP" kill 1 0
 	unset as
+	rm -f "$J"
 	assert_equal "$output" EPERM
 	assert_equal "$stderr" ""
-	rm -f "$J"
-	kill "$target"
 }
 
 @test "a connection to an abstract UNIX socket made outside, under --scope abstract-unix" {

@@ -191,7 +191,9 @@ except PermissionError: pass
 }
 
 @test "as an unprivileged user: mode bits refusing it are not the sandbox's, and not reported" {
-	local pub as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	local pub as
+	as_nobody
+	as=("${AS_NOBODY[@]}")
 	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
 	mkdir "$pub/granted" "$pub/open" "$pub/closed" "$pub/report"
 	echo s >"$pub/granted/secret"

@@ -153,18 +153,17 @@ write_denied() {
 }
 
 @test "--ro-try and --rw-try fail with 125 on a path the caller may not search (EACCES, as nobody)" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	as_nobody
 	# nobody must reach the directory: the bats temporary directory is private.
 	pub=$(mktemp -d /tmp/landlock-run-test.XXXXXX)
 	chmod 0755 "$pub"
 	mkdir -m 0700 "$pub/private"
 	mkdir -m 0777 "$pub/out"
-	local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	for opt in --ro-try --rw-try; do
 		# Control: nobody can run the launcher and write where granted.
-		run -0 "${as_nobody[@]}" "$LR" --rw "$pub/out" -- sh -c 'echo ok > "$1/f"' _ "$pub/out"
+		run -0 "${AS_NOBODY[@]}" "$LR" --rw "$pub/out" -- sh -c 'echo ok > "$1/f"' _ "$pub/out"
 		assert_equal "$(cat "$pub/out/f")" ok
-		run -125 --separate-stderr "${as_nobody[@]}" \
+		run -125 --separate-stderr "${AS_NOBODY[@]}" \
 			"$LR" $opt "$pub/private/x" -- touch "$pub/out/ran"
 		assert_one_launcher_line
 		[[ $stderr == *"$opt path $pub/private/x: Permission denied"* ]] || fail "$stderr"

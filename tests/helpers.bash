@@ -49,6 +49,24 @@ require_abi() {
 		skip "needs Landlock ABI $1, the kernel has $KABI (proven on Linux 7.2, ABI 10, by make kernel-matrix)"
 }
 
+# as_nobody: from here on the test runs what it runs as nobody from copies,
+# and AS_NOBODY is the prefix that does it. Skips unless root. The checkout may
+# lie where nobody cannot enter (root's home, any mktemp -d), so the launcher
+# and the test helpers are copied to a fresh directory under $NOBODY_DIR
+# (tests/setup_suite.bash), and LR, HELPERS, TRYOP, FAULT and FAKEABI point at
+# the copies: root's runs in the same test then use the very same bytes.
+as_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	[ -d "${NOBODY_DIR-}" ] || fail "no \$NOBODY_DIR: bats did not run tests/setup_suite.bash"
+	local dir
+	dir=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chmod 0755 "$dir" &&
+		cp "$LR" "$dir/landlock-run" && cp -R "$HELPERS" "$dir/helpers" ||
+		fail "cannot copy the launcher and the helpers to $dir"
+	LR=$dir/landlock-run HELPERS=$dir/helpers
+	TRYOP=$HELPERS/tryop FAULT=$HELPERS/fault FAKEABI=$HELPERS/fakeabi
+	AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+}
+
 # out_dir: $OUT, an empty directory for the command to write in; $MARKER, the
 # file in it that the command in RAN leaves when it runs ("${RAN[@]}" is
 # `-- COMMAND...`, to end a launcher command line with).

@@ -134,29 +134,29 @@ NO_CAPS="CapInh=0000000000000000 CapPrm=0000000000000000 CapEff=0000000000000000
 }
 
 @test "an unprivileged caller sees no change in its capabilities" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
-	local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups) caller
-	run -0 "${as_nobody[@]}" grep Cap /proc/self/status
+	local caller
+	as_nobody
+	run -0 "${AS_NOBODY[@]}" grep Cap /proc/self/status
 	caller=$(caps)
-	run -0 "${as_nobody[@]}" "$LR" -- grep Cap /proc/self/status
+	run -0 "${AS_NOBODY[@]}" "$LR" -- grep Cap /proc/self/status
 	assert_equal "$(caps)" "$caller"
 }
 
 @test "a caller with ambient capabilities but no CAP_SETPCAP: the command gets none; the bounding set stays" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
-	local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups
-		--inh-caps=+net_bind_service --ambient-caps=+net_bind_service) bounding
-	run -0 "${as_nobody[@]}" grep Cap /proc/self/status
+	local as_ambient bounding
+	as_nobody
+	as_ambient=("${AS_NOBODY[@]}" --inh-caps=+net_bind_service --ambient-caps=+net_bind_service)
+	run -0 "${as_ambient[@]}" grep Cap /proc/self/status
 	[[ $(caps) == *"CapAmb=0000000000000400"* ]] || fail "setpriv gave no ambient capability: $(caps)"
 	bounding=$(sed -n 's/^CapBnd:\t*//p' <<<"$output")
-	run -0 "${as_nobody[@]}" "$LR" -- grep Cap /proc/self/status
+	run -0 "${as_ambient[@]}" "$LR" -- grep Cap /proc/self/status
 	assert_equal "$(caps)" "${NO_CAPS/CapBnd=0000000000000000/CapBnd=$bounding}"
 	# The ambient capability works without the launcher: bind a port below
 	# ip_unprivileged_port_start as nobody.
 	[ "$(cat /proc/sys/net/ipv4/ip_unprivileged_port_start)" -gt 1023 ] ||
 		skip "every port is unprivileged on this host"
-	run -0 "${as_nobody[@]}" "$TRYOP" bind 1023
-	run -1 "${as_nobody[@]}" "$LR" -- "$TRYOP" bind 1023
+	run -0 "${as_ambient[@]}" "$TRYOP" bind 1023
+	run -1 "${as_ambient[@]}" "$LR" -- "$TRYOP" bind 1023
 	assert_output EACCES
 }
 

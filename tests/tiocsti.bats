@@ -10,7 +10,6 @@ load helpers
 
 TTY=$HELPERS/tty
 INJECT32=$HELPERS/inject32
-AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 PAYLOAD=$'echo INJECTED\n'
 
 setup() {
@@ -46,19 +45,23 @@ nobody_can_inject() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to be both"
 	injects "$TTY" inject native 0x5412 "$PAYLOAD"
 	nobody_can_inject || skip "dev.tty.legacy_tiocsti is 0: nobody cannot inject here"
+	as_nobody
+	TTY=$HELPERS/tty
 	injects "${AS_NOBODY[@]}" "$TTY" inject native 0x5412 "$PAYLOAD"
 }
 
 @test "TIOCSTI from the sandbox never reaches the terminal's reader, as root and as nobody" {
 	refused "$LR" -- "$TTY" inject native 0x5412 "$PAYLOAD"
 	refused "$LR" --ro / --rw /tmp -- "$TTY" inject native 0x5412 "$PAYLOAD"
-	[ "$(id -u)" -eq 0 ] || skip "needs root to become nobody"
+	as_nobody
+	TTY=$HELPERS/tty
 	refused "${AS_NOBODY[@]}" "$LR" -- "$TTY" inject native 0x5412 "$PAYLOAD"
 }
 
 @test "with --new-session (no controlling terminal) too, as root and as nobody" {
 	refused "$LR" --new-session -- "$TTY" inject native 0x5412 "$PAYLOAD"
-	[ "$(id -u)" -eq 0 ] || skip "needs root to become nobody"
+	as_nobody
+	TTY=$HELPERS/tty
 	refused "${AS_NOBODY[@]}" "$LR" --new-session -- "$TTY" inject native 0x5412 "$PAYLOAD"
 	refused "${AS_NOBODY[@]}" "$LR" --new-session -- "$TTY" inject native 0x100005412 "$PAYLOAD"
 }
@@ -126,7 +129,7 @@ nobody_can_inject() {
 @test "the probe proves the refusal in its child and reports it" {
 	run -0 --separate-stderr "$LR" --probe -v
 	assert_line "tty_injection=refused"
-	[ "$(id -u)" -eq 0 ] || return 0
+	as_nobody
 	run -0 --separate-stderr "${AS_NOBODY[@]}" "$LR" --probe -v
 	assert_line "tty_injection=refused"
 }

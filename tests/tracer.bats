@@ -172,8 +172,8 @@ teardown() {
 }
 
 @test "the tracer resolves with no more power than the command: another user's private directory is not explained" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root"
 	local pub
+	as_nobody
 	pub=$(mktemp -d /tmp/landlock-run-tracer.XXXXXX)
 	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
 	chmod 755 "$pub"
@@ -184,7 +184,7 @@ teardown() {
 	chmod 700 "$pub/private"
 	# Control: its owner may write the file, and so may root with its
 	# capabilities (the tracer's before it drops them); root without may not even look.
-	run -0 setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo more >> "$1"' _ "$pub/private/f"
+	run -0 "${AS_NOBODY[@]}" sh -c 'echo more >> "$1"' _ "$pub/private/f"
 	run -0 sh -c 'echo more >> "$1"' _ "$pub/private/f"
 	explain --ro / -- sh -c 'echo more >> "$1"' _ "$pub/private/f"
 	assert_equal "$status" 2

@@ -47,12 +47,13 @@ teardown() {
 }
 
 @test "attack: another user's symlink at a predictable report path outside the grants is not followed" {
+	as_nobody
 	# A directory like /tmp, which nobody can reach (the bats directory is private).
 	out=$(mktemp -d /tmp/landlock-run-trust.XXXXXX)
 	echo "$out" >"$BATS_TEST_TMPDIR/cleanup"
 	chmod 1777 "$out"
 	chmod 755 "$d"
-	setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$d/victim" "$out/report.json"
+	"${AS_NOBODY[@]}" ln -s "$d/victim" "$out/report.json"
 	for option in --explain-json --learn; do
 		local extra=(--ro /)
 		[ "$option" = --learn ] && extra=()
@@ -64,7 +65,7 @@ teardown() {
 	assert_not_exist ran
 	# Nor another user's regular file, nor a FIFO, which would hang the launcher.
 	rm "$out/report.json"
-	setpriv --reuid=65534 --regid=65534 --clear-groups touch "$out/report.json"
+	"${AS_NOBODY[@]}" touch "$out/report.json"
 	run -125 --separate-stderr "$LR" --ro / --explain-json "$out/report.json" -- true
 	[[ $stderr == *"exists and is not a regular file of yours"* ]] || fail "$stderr"
 	rm "$out/report.json"
@@ -129,10 +130,12 @@ teardown() {
 
 @test "a report can go to a pipe the caller hands over as /dev/fd/N, which COMMAND never holds" {
 	# 3>&-: bats waits for every holder of its descriptor 3.
+	# The denied write is in $d, outside the grant, where any caller could write.
 	run -0 bash -c '"$1" --ro / --rw "$2" --explain-json /dev/fd/9 -- sh -c \
-		"test -e /proc/\$\$/fd/9 && echo holds >$2/fds; echo x > /etc/denied-by-test" \
-		9>&1 >/dev/null 2>&1 | cat 3>&-' _ "$LR" "$d/ws"
-	[[ $output == *'"path":"/etc/denied-by-test"'* ]] || fail "$output"
+		"test -e /proc/\$\$/fd/9 && echo holds >$2/fds; echo x > $3/denied-by-test" \
+		9>&1 >/dev/null 2>&1 | cat 3>&-' _ "$LR" "$d/ws" "$d"
+	[[ $output == *"\"path\":\"$d/denied-by-test\""* ]] || fail "$output"
+	assert_not_exist denied-by-test
 	assert_not_exist ws/fds
 	# Control: a descriptor the launcher does not take is held.
 	bash -c 'sh -c "test -e /proc/\$\$/fd/9 && echo holds" 9>/dev/null' >ws/fds
@@ -181,23 +184,24 @@ teardown() {
 	run -125 --separate-stderr "$LR" "@$d/p" -- true
 	[[ $stderr == *"@$d/p is writable by its group or by others (mode 664)"* ]] || fail "$stderr"
 	chmod 644 p
-	chown 65534 p
-	run -125 --separate-stderr "$LR" "@$d/p" -- true
-	[[ $stderr == *"@$d/p is owned by uid 65534"* ]] || fail "$stderr"
-	chown 0 p
 	ln p p2
 	run -125 --separate-stderr "$LR" "@$d/p" -- true
 	[[ $stderr == *"has 2 names (hard links)"* ]] || fail "$stderr"
 	rm p2
-	# Root's file serves another user (in a directory nobody can reach, and a
-	# launcher nobody can run: the bats directory is private).
+	# A pipe from the caller is nobody else's.
+	run -0 bash -c 'cat "$2" | "$1" @/dev/stdin -- true' _ "$LR" "$d/p"
+	# Another owner's file is refused; root's serves another user (in a
+	# directory nobody can reach: the bats directory is private).
+	as_nobody
+	chown 65534 p
+	run -125 --separate-stderr "$LR" "@$d/p" -- true
+	[[ $stderr == *"@$d/p is owned by uid 65534"* ]] || fail "$stderr"
+	chown 0 p
 	pub=$(mktemp -d /tmp/landlock-run-trust.XXXXXX)
 	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
 	chmod 755 "$pub"
-	cp p "$LR" "$pub/"
-	run -0 setpriv --reuid=65534 --regid=65534 --clear-groups "$pub/landlock-run" "@$pub/p" -- true
-	# A pipe from the caller is nobody else's.
-	run -0 bash -c 'cat "$2" | "$1" @/dev/stdin -- true' _ "$LR" "$d/p"
+	cp p "$pub/"
+	run -0 "${AS_NOBODY[@]}" "$LR" "@$pub/p" -- true
 }
 
 # ---- the status descriptor ---------------------------------------------------

@@ -1,4 +1,12 @@
 // Type declarations for landlock-run. See README.md. Self-contained: no @types/node needed.
+// With @types/node, spawnConfined() takes node:child_process's SpawnOptions and returns its
+// ChildProcess; without, a small shape of each (WithNode below).
+
+// @ts-ignore: without @types/node there is no such module: WithNode then picks the fallback
+import type { ChildProcess as NodeChildProcess, SpawnOptions as NodeSpawnOptions } from 'node:child_process';
+
+/** N where Node's types are present (@types/node declares the global `process`), else Fallback. */
+type WithNode<N, Fallback> = typeof globalThis extends { process: unknown } ? N : Fallback;
 
 /** A Landlock scope name accepted by `--scope`. */
 export type Scope = 'abstract-unix' | 'signal';
@@ -196,12 +204,112 @@ export interface CommandOptions {
 /**
  * `[launcher, ...grantArgs(policy), '--', ...argv]`, ready for
  * `child_process.spawn(cmd[0], cmd.slice(1))`. The command is looked up in PATH after
- * confinement. Exit status 125 with a `landlock-run: ` stderr line means the launcher
- * failed and the command never ran (see isLauncherFailure); 126/127: cannot execute / not found.
+ * confinement. Exit status 125 is the launcher's failure (the command never ran), 126/127:
+ * cannot execute / not found; but the command can exit with those itself, and print the
+ * launcher's `landlock-run: ` line too: spawnConfined() tells them apart.
  * @throws {TypeError} for a bad policy, argv or launcher; {LauncherError} as launcherPath()
  * when no launcher is given.
  */
 export declare function command(policy: Policy | undefined, argv: readonly string[], options?: CommandOptions): string[];
+
+/** What spawnConfined() takes without @types/node (with it: node:child_process's SpawnOptions). */
+export interface SpawnOptionsFallback {
+	cwd?: string;
+	env?: Record<string, string | undefined>;
+	/** As for child_process.spawn, except index 3, which is the status pipe. */
+	stdio?: string | readonly unknown[];
+	argv0?: string;
+	detached?: boolean;
+	uid?: number;
+	gid?: number;
+	timeout?: number;
+	killSignal?: string | number;
+}
+
+/**
+ * The options of spawnConfined(): child_process.spawn's (stdio index 3 excepted), `launcher`
+ * as for command(), and no `shell` (a TypeError: run `['sh', '-c', script]` as argv instead).
+ */
+export type SpawnConfinedOptions = WithNode<Omit<NodeSpawnOptions, 'shell'>, SpawnOptionsFallback> & CommandOptions & { shell?: false };
+
+/** What spawnConfined() returns as the child without @types/node (with it: node:child_process's ChildProcess). */
+export interface ChildProcessFallback {
+	/** The launcher's pid; undefined when it could not be spawned. */
+	readonly pid?: number;
+	readonly exitCode: number | null;
+	readonly signalCode: string | null;
+	readonly stdio: readonly unknown[];
+	kill(signal?: string | number): boolean;
+	on(event: string, listener: (...args: any[]) => void): this;
+	once(event: string, listener: (...args: any[]) => void): this;
+}
+
+/** The launcher's process: node:child_process's ChildProcess (with @types/node). */
+export type ConfinedChild = WithNode<NodeChildProcess, ChildProcessFallback>;
+
+/** What the launcher enforces: 'none' under `learn`, which runs the command unconfined. */
+export type Enforcement = 'full' | 'partial' | 'none';
+
+/** COMMAND was executed (under `enforcement`); the launcher may still have failed after it ran. */
+export interface ConfinedExecuted {
+	executed: true;
+	/** The pid COMMAND runs as: the launcher's own, or with explain/explainJson/learn its child's. */
+	pid: number;
+	/** The kernel's Landlock ABI. */
+	abi: number;
+	/** The ABI the launcher uses. */
+	abiUsed: number;
+	enforcement: Enforcement;
+	/** 125 when the launcher failed after COMMAND ran (a `learn` policy it could not write); else null. */
+	status: number | null;
+	/** That failure's `landlock-run: ` line; else null. */
+	error: string | null;
+}
+
+/** COMMAND was not executed: never fall back to running it unconfined. */
+export interface ConfinedNotExecuted {
+	executed: false;
+	/** Set when the launcher got as far as its pid line (an exec that then failed). */
+	pid: number | null;
+	abi: number | null;
+	abiUsed: number | null;
+	enforcement: Enforcement | null;
+	/**
+	 * 125: the launcher failed; 126, 127: the exec failed (cannot execute, not found). When the
+	 * launcher reported nothing (a usage error before --status-fd, or it was killed): its exit
+	 * status, or null when killed or when it could not be spawned.
+	 */
+	status: number | null;
+	/** The launcher's `landlock-run: ` line (as on its stderr), or what else went wrong. */
+	error: string;
+}
+
+/** What the launcher reported on its status descriptor; narrows on `executed`. */
+export type ConfinedStatus = ConfinedExecuted | ConfinedNotExecuted;
+
+export interface Confined {
+	/** The launcher's process (with its stdio as you asked for it, and the status pipe at stdio[3]). */
+	child: ConfinedChild;
+	/**
+	 * Settles when the status descriptor reaches EOF: for a plain run at COMMAND's exec (or the
+	 * launcher's failure); with explain, explainJson or learn, when the launcher exits. Never
+	 * rejects. Attach to child's streams before awaiting it: Node drops what an exited child's
+	 * unread pipes hold.
+	 */
+	status: Promise<ConfinedStatus>;
+}
+
+/**
+ * Spawn `[launcher, '--status-fd', '3', ...grantArgs(policy), '--', ...argv]` with these
+ * child_process.spawn options and a pipe as the launcher's descriptor 3, on which it
+ * reports whether COMMAND was executed (see --status-fd in landlock-run(1)). Only the
+ * launcher writes that pipe (it is close-on-exec: COMMAND never holds it), so unlike
+ * isLauncherFailure() the result cannot be forged by the command.
+ * @throws {TypeError} for a bad policy, argv or launcher, a `shell`, or a `stdio` with an
+ * entry at index 3 (pass your own descriptors at 4 and above); {LauncherError} as
+ * launcherPath() when no launcher is given.
+ */
+export declare function spawnConfined(policy: Policy | undefined, argv: readonly string[], options?: SpawnConfinedOptions): Confined;
 
 export interface ProbeOptions {
 	/** Launcher to ask; defaults to launcherPath(). */
@@ -284,9 +392,11 @@ export type ProbeResult = ProbeEnforced | ProbeUnusable;
 export declare function probe(options?: ProbeOptions): Promise<ProbeResult>;
 
 /**
- * True only for status 125 together with a stderr line starting `landlock-run: `: the
- * launcher failed and the command never ran. A command that itself exits 125 gives false
- * (unless it printed such a line, e.g. a nested landlock-run that failed).
+ * True for status 125 together with a stderr line starting `landlock-run: `, the sign of a
+ * launcher failure, for callers that cannot pass a status descriptor. A command can forge
+ * it: it can print such a line and exit 125 itself (a nested landlock-run that failed does
+ * so honestly), so true does not prove the command never ran. Never fall back to an
+ * unconfined run on it: use spawnConfined(), whose status the command cannot write.
  */
 export declare function isLauncherFailure(
 	status: number | null | undefined,

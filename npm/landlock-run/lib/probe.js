@@ -1,8 +1,8 @@
 'use strict';
-// What this kernel enforces, asked of the launcher: `LAUNCHER --probe --json [policy options]`,
-// run asynchronously (probe) or synchronously (probeSync, for the compat entry), read the
-// same way. Never throws: every failure is an 'unusable' result with a code and a message.
-const { execFile, spawnSync } = require('node:child_process');
+// What this kernel enforces, asked of the launcher: `LAUNCHER --probe --json [policy options]`.
+// Never throws: every failure is an 'unusable' result with a code and a message. (The compat
+// entry's synchronous probe reads the one-line verdict of plain --probe instead.)
+const { execFile } = require('node:child_process');
 const { launcherPath } = require('./platform.js');
 const { grantArgs } = require('./policy.js');
 
@@ -89,20 +89,6 @@ function runAsync(req) {
 	});
 }
 
-function runSync(req) {
-	const r = spawnSync(req.file, req.args, { timeout: req.timeoutMs, killSignal: 'SIGKILL', maxBuffer: MAX_OUTPUT, encoding: 'utf8' });
-	const code = r.error?.code;
-	return interpret({
-		overflow: code === 'ENOBUFS',
-		timedOut: code === 'ETIMEDOUT',
-		spawnError: code && code !== 'ENOBUFS' && code !== 'ETIMEDOUT' ? code : null,
-		signal: r.signal,
-		status: r.status,
-		stdout: r.stdout,
-		stderr: r.stderr,
-	}, req);
-}
-
 /** Resolves to a ProbeResult (see index.d.ts); never rejects. */
 async function probe(options) {
 	const req = request(options);
@@ -111,12 +97,4 @@ async function probe(options) {
 	return mayBePolicy(result, req) ? blame(result, await runAsync(bareRequest(req))) : result;
 }
 
-/** The same, synchronously. */
-function probeSync(options) {
-	const req = request(options);
-	if (req.result) return req.result;
-	const result = runSync(req);
-	return mayBePolicy(result, req) ? blame(result, runSync(bareRequest(req))) : result;
-}
-
-module.exports = { probe, probeSync, FAILURE_PREFIX };
+module.exports = { probe, FAILURE_PREFIX };

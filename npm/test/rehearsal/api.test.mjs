@@ -14,7 +14,8 @@ const consumer = join(env.LR_ROOT, 'npm', 'test', 'rehearsal', 'consumer');
 for (const f of readdirSync(consumer)) copyFileSync(join(consumer, f), join(app, f));
 const lr = await importIn(app);
 const verdict = kernelAbi >= FULL_ABI ? 'full' : kernelAbi > 0 ? 'partial' : 'unusable';
-const MODES = ['--probe', '--json', '--help', '--version']; // what a run does, not its policy
+// what a run does, not its policy; --status-fd is spawnConfined()'s own
+const MODES = ['--probe', '--json', '--help', '--version', '--status-fd'];
 
 test('API = CLI: every option of the installed `landlock-run --help` is a field of POLICY_OPTIONS', () => {
 	const help = spawnSync(lr.launcherPath(), ['--help'], { encoding: 'utf8' }).stdout;
@@ -40,7 +41,7 @@ test('tsc --strict: the declarations compile without @types/node and with it; Po
 	writeFileSync(join(app, 'fields.mts'), "import type { Policy } from 'landlock-run';\n" +
 		`export const fields: Record<keyof Policy, true> = { ${Object.keys(lr.POLICY_OPTIONS).map((k) => `${k}: true`).join(', ')} };\n`);
 	const common = ['types.mts', 'require.cts', 'fields.mts'];
-	const bare = tsc('bare', { types: [] }, common);
+	const bare = tsc('bare', { types: [] }, [...common, 'bare.mts']);
 	assert.equal(bare.status, 0, bare.stdout + bare.stderr);
 	const withNode = tsc('node', { types: ['node'], typeRoots: [join(env.LR_TOOLS, '@types')] }, [...common, 'node.mts']);
 	assert.equal(withNode.status, 0, withNode.stdout + withNode.stderr);

@@ -4,7 +4,7 @@
 // `landlock-run: ` line to blame the launcher. Also the CLI's one-line --probe. See lib.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { env, FULL_ABI, importIn, installed, kernelAbi, scratch } from './lib.mjs';
@@ -38,6 +38,19 @@ test('the CLI contract: `landlock-run --probe` prints exactly the verdict line',
 	// the key=value report is `--probe -v`
 	const v = spawnSync(launcherPath(), ['--probe', '-v'], { encoding: 'utf8' });
 	assert.match(v.stdout, new RegExp(`\nabi=${kernelAbi}\n`));
+});
+
+test('the verdict of the real binary, refusing or at an older ABI, through launchers that wrap it', () => {
+	const wrap = (name, args) => {
+		const file = join(scratch('wrapped'), name);
+		writeFileSync(file, `#!/bin/sh\nexec '${launcherPath()}' ${args} "$@"\n`, { mode: 0o755 });
+		return file;
+	};
+	// a launcher failure (125, its line on stderr) is unusable, whatever the kernel
+	assert.equal(probe(wrap('refuses', '--ro /nonexistent-landlock-run-grant'), { timeoutMs: 10000 }), 'unusable');
+	assert.equal(probe(wrap('at-abi-2', '--abi 2'), { timeoutMs: 10000 }), kernelAbi > 0 ? 'partial' : 'unusable');
+	// control: the wrapper itself changes nothing
+	assert.equal(probe(wrap('plain', ''), { timeoutMs: 10000 }), expected);
 });
 
 test('workspace-write mode: the workspace and /tmp are writable, elsewhere "permission denied"', () => {

@@ -1,7 +1,7 @@
 // Compiled by api.test.mjs with tsc --strict, without and with @types/node: the
 // declarations must stand alone (so no console here either), and narrow as documented.
-import { command, grantArgs, isLauncherFailure, launcherPath, POLICY_OPTIONS, probe } from 'landlock-run';
-import type { Policy, ProbeErrorCode, ProbeResult, Scope } from 'landlock-run';
+import { command, grantArgs, isLauncherFailure, launcherPath, POLICY_OPTIONS, probe, spawnConfined } from 'landlock-run';
+import type { ConfinedStatus, Enforcement, Policy, ProbeErrorCode, ProbeResult, Scope } from 'landlock-run';
 import * as compat from 'landlock-run/compat';
 
 export const seen: unknown[] = [];
@@ -30,6 +30,27 @@ grantArgs({ readOnly: ['/'] });
 grantArgs({ tcpBind: ['80'] });
 // @ts-expect-error noUdp is a flag
 grantArgs({ noUdp: 'yes' });
+
+const { child, status } = spawnConfined({ ro: ['/'] }, ['true'], { launcher: launcherPath(), cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+const launcherPid: number | undefined = child.pid;
+child.once('exit', () => {});
+const ran: ConfinedStatus = await status;
+if (ran.executed) {
+	const pid: number = ran.pid; // a number once executed: the union narrows on `executed`
+	const enforced: Enforcement = ran.enforcement;
+	seen.push(pid, enforced, ran.status ?? 'no late failure');
+} else {
+	const why: string = ran.error;
+	const st: number | null = ran.status;
+	// @ts-expect-error no enforcement is promised when nothing was executed
+	const enforced: Enforcement = ran.enforcement;
+	seen.push(why, st, enforced);
+}
+seen.push(launcherPid, child.kill('SIGTERM'));
+// @ts-expect-error shell is not supported
+spawnConfined({}, ['true'], { shell: true });
+// @ts-expect-error argv is an array of strings
+spawnConfined({}, 'true');
 
 const verdict: 'full' | 'partial' | 'unusable' = compat.probe(compat.launcherPath((r: string) => r), { timeoutMs: 1000 });
 const grants: string[] = compat.grantArgs({ readOnly: ['/'], readWrite: ['/dev/null', '/tmp'] });
