@@ -28,13 +28,16 @@ bench landlock-run-noop "$lr $launch_grants -- $floor"
 # shellcheck disable=SC2086 # a command line, split as hyperfine -N splits it
 if $bwrap_cmd 2>/dev/null; then bench bwrap "$bwrap_cmd"; fi # else checks.sh says why
 
-# --explain: the tracer's cost, against the same confined runs without it (issue 13).
+# --explain: the tracer's cost, against the same confined runs without it (issues 13, 20).
 group compile 5 1 "$srounds"
 bench compile "$lr $compile_grants -- $compile_cmd"
 bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
 group find 5 1 "$srounds"
 bench find "$lr $find_grants -- $find_cmd"
 bench find-explain "$lr --explain $find_grants -- $find_cmd"
+group build 3 1 "$srounds"
+bench build "$lr $build_grants -- $build_cmd"
+bench build-explain "$lr --explain $build_grants -- $build_cmd"
 
 # --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone (issue 19).
 group hide 50 10 "$rounds"

@@ -11,12 +11,15 @@ floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
 launch_grants="--ro / --rw /tmp --rw /dev/null"
 # --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),
-# confined as a build is; and find opens every directory of /usr to depth 4 (with
-# root's capabilities kept: without them it cannot read polkit's 0700 directory).
+# confined as a build is; find opens every directory of /usr under --ro / (with
+# root's capabilities kept: without them it cannot read polkit's 0700 directory);
+# and a zlib-sized ./configure && make -j2 (scripts/bench/project.py).
 compile_grants="--ro / --rw $out/compile --rw /tmp --rw /dev/null"
 compile_cmd="gcc -c -o $out/compile/big.o $out/compile/big.c"
-find_grants="--keep-caps --ro /"
-find_cmd="find /usr -maxdepth 4"
+find_grants="--keep-caps --ro / --rw /dev/null"
+find_cmd="find /usr -xdev"
+build_grants="--ro / --rw $out/project --rw /tmp --rw /dev/null"
+build_cmd="sh -c 'cd $out/project && ./configure >/dev/null && make -s -j2 && make -s clean'"
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
 # --hide's cost (issue 19): a home of 200 entries (100 directories, 99 files and
 # .ssh) whose .ssh is hidden beneath --ro /.
