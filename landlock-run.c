@@ -430,6 +430,9 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 			die("%s %s contradicts --no-network, which allows no port: give one or the "
 			    "other",
 			    r->net[i].listed, r->net[i].list);
+	if (r->no_network && (r->allowed_syscalls & GROUP_IO_URING))
+		die("--allow-syscalls io_uring contradicts --no-network: io_uring creates sockets "
+		    "the filter cannot see");
 	if (r->json && !r->probe)
 		die("--json needs --probe");
 	if (r->probe && (r->explain || r->explain_json || r->learn))

@@ -187,6 +187,11 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 		assert_file_not_exists ran
 	done
 	run -0 "$LR" --no-network --tcp-connect none -- true
+	# io_uring's own socket operation would pass by the filter
+	run -125 --separate-stderr "$LR" --no-network --allow-syscalls userns,io_uring -- touch ran
+	assert_one_launcher_line
+	stderr_has "--allow-syscalls io_uring contradicts --no-network"
+	assert_file_not_exists ran
 }
 
 @test "--allow-syscalls: unknown, empty or misspelt names are usage errors naming the known ones" {
@@ -335,8 +340,8 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 	assert_line "network=all"
 	assert_line "baseline=$(baseline_groups)"
 	assert_line "unprovable="
-	run -0 --separate-stderr "$LR" --probe --json --no-network --allow-syscalls io_uring
-	[[ $output == *'"network":"all","baseline":["userns",'* ]] || fail "$output"
+	run -0 --separate-stderr "$LR" --probe --json --no-network --allow-syscalls keyring
+	[[ $output == *'"network":"all","baseline":["io_uring","userns","bpf",'* ]] || fail "$output"
 	run -0 --separate-stderr "$LR" --probe -v --allow-syscalls "$ALL"
 	assert_line "baseline="
 	assert_line "network=none"
