@@ -50,8 +50,8 @@ bash_complete() {
 	run bash_complete --scope signal,ab
 	assert_output signal,abstract-unix
 	run bash_complete --allow-syscalls io_uring,user
-	assert_output "io_uring,userfaultfd
-io_uring,userns"
+	assert_output "io_uring,userns
+io_uring,userfaultfd"
 	run bash_complete --allow-syscalls me
 	assert_output metadata
 	run bash_complete --abi ''
