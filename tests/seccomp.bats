@@ -258,6 +258,20 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 	assert_output --partial "thread ran"
 }
 
+@test "user namespaces: one made outside cannot be joined, its /proc/PID/ns/user is out of reach" {
+	local pid open='import os, sys; os.open(sys.argv[1], os.O_RDONLY); print("ok")'
+	unshare -U sleep 60 3>&- &
+	pid=$!
+	sleep 0.2
+	run "$PYTHON" -c "$open" "/proc/$pid/ns/user"
+	assert_output ok
+	# Landlock's ptrace rule: no process outside the sandbox may be inspected
+	run "$LR" --allow-syscalls userns -- "$PYTHON" -c "$open" "/proc/$pid/ns/user"
+	kill "$pid"
+	assert_failure
+	assert_output --partial PermissionError
+}
+
 @test "the keyring, bpf, perf_event_open and userfaultfd are refused with their errnos" {
 	refused ENOSYS "$SYSOP" keyctl
 	refused EACCES "$SYSOP" perf

@@ -98,10 +98,10 @@ struct uring_cqe {
 	int32_t res;
 	uint32_t flags;
 };
-#define IORING_OP_WRITEV    2
-#define IORING_OFF_SQ_RING  0ULL
-#define IORING_OFF_CQ_RING  0x8000000ULL
-#define IORING_OFF_SQES	    0x10000000ULL
+#define IORING_OP_WRITEV       2
+#define IORING_OFF_SQ_RING     0ULL
+#define IORING_OFF_CQ_RING     0x8000000ULL
+#define IORING_OFF_SQES	       0x10000000ULL
 #define IORING_ENTER_GETEVENTS 1U
 
 static int put_errno(int err)
@@ -161,7 +161,7 @@ static int lookup(const char *s, const char *const *names, const int *values)
 
 static int family(const char *s)
 {
-	static const char *const names[] = {"inet", "inet6", "unix", "packet",
+	static const char *const names[] = {"inet",    "inet6", "unix", "packet",
 					    "netlink", "vsock", NULL};
 	static const int values[] = {AF_INET, AF_INET6, AF_UNIX, AF_PACKET, AF_NETLINK, 40};
 
@@ -290,8 +290,8 @@ static int do_clone3(unsigned long flags)
 
 static void *ring_map(int fd, size_t size, uint64_t off)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
-		       (off_t)off);
+	void *p =
+		mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, (off_t)off);
 
 	if (p == MAP_FAILED)
 		setup_failed("mmap the ring");

@@ -4,7 +4,7 @@
 // it, builds its argv from a policy object and asks it what the kernel enforces.
 // CommonJS, so require() works on every Node that engines admits; ESM imports it by name.
 const { launcherPath } = require('./lib/platform.js');
-const { grantArgs, POLICY_OPTIONS, SCOPES } = require('./lib/policy.js');
+const { grantArgs, POLICY_OPTIONS, SCOPES, SYSCALL_GROUPS } = require('./lib/policy.js');
 const { probe, FAILURE_PREFIX } = require('./lib/probe.js');
 const { parseDenials } = require('./lib/denials.js');
 
@@ -29,4 +29,4 @@ function isLauncherFailure(status, stderr) {
 	return text.split('\n').some((l) => l.startsWith(FAILURE_PREFIX));
 }
 
-module.exports = { launcherPath, grantArgs, command, probe, isLauncherFailure, parseDenials, SCOPES, POLICY_OPTIONS };
+module.exports = { launcherPath, grantArgs, command, probe, isLauncherFailure, parseDenials, SCOPES, SYSCALL_GROUPS, POLICY_OPTIONS };
