@@ -30,6 +30,7 @@
  *   sysop userfaultfd            userfaultfd(UFFD_USER_MODE_ONLY)
  *   sysop create FILE MODE       open(FILE, O_CREAT | O_EXCL, MODE), MODE octal
  *   sysop fchmodat2 FILE MODE    fchmodat2(AT_FDCWD, FILE, MODE, 0) by number
+ *   sysop setxattr FILE          setxattr(FILE, user.sysop, "v")
  *   sysop setxattrat FILE        setxattrat(AT_FDCWD, FILE, 0, user.sysop)
  *   sysop removexattrat FILE     removexattrat(AT_FDCWD, FILE, 0, user.sysop)
  *
@@ -442,6 +443,8 @@ int main(int argc, char **argv)
 				    (mode_t)number(argv[3], 8)));
 	if (argc == 4 && strcmp(op, "fchmodat2") == 0)
 		return outcome(syscall(NR_fchmodat2, AT_FDCWD, argv[2], number(argv[3], 8), 0));
+	if (argc == 3 && strcmp(op, "setxattr") == 0)
+		return outcome(syscall(SYS_setxattr, argv[2], "user.sysop", "v", 1, 0));
 	if (argc == 3 && strcmp(op, "setxattrat") == 0) {
 		struct {
 			uint64_t value;
