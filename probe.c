@@ -187,18 +187,18 @@ static int inet6(const struct probe_env *env, uint64_t right)
  * without io_uring says ENOSYS), the check is unprovable.
  */
 static const struct probe_call {
-	long nr, a, b, c;
+	int32_t nr, a, b, c;
 } probe_calls[] = {
-	{SYS_io_uring_setup, 0, 0, 0},		    /* params NULL: EFAULT */
-	{SYS_unshare, 0x10000000 | 1, 0, 0},	    /* CLONE_NEWUSER | a signal: EINVAL */
-	{SYS_clone, 0x10000000 | 0x200, 0, 0},	    /* CLONE_NEWUSER | CLONE_FS: EINVAL */
-	{SYS_clone3, 0, 0, 0},			    /* size 0: EINVAL */
-	{SYS_keyctl, 0x7fffffff, 0, 0},		    /* no such operation: EOPNOTSUPP */
-	{SYS_bpf, 0x7fffffff, 0, 0},		    /* no such command: EINVAL */
-	{SYS_perf_event_open, 0, 0, -1},	    /* attr NULL: EFAULT */
-	{SYS_userfaultfd, 1 | 0x40000000, 0, 0},    /* user-mode only, a bad flag: EINVAL */
-	{SYS_fchmod, -1, 04755, 0},		    /* EBADF */
-	{SYS_fremovexattr, -1, (long)"user.lr", 0}, /* EBADF */
+	{SYS_io_uring_setup, 0, 0, 0},		 /* params NULL: EFAULT */
+	{SYS_unshare, 0x10000000 | 1, 0, 0},	 /* CLONE_NEWUSER | a signal: EINVAL */
+	{SYS_clone, 0x10000000 | 0x200, 0, 0},	 /* CLONE_NEWUSER | CLONE_FS: EINVAL */
+	{SYS_clone3, 0, 0, 0},			 /* size 0: EINVAL */
+	{SYS_keyctl, 0x7fffffff, 0, 0},		 /* no such operation: EOPNOTSUPP */
+	{SYS_bpf, 0x7fffffff, 0, 0},		 /* no such command: EINVAL */
+	{SYS_perf_event_open, 0, 0, -1},	 /* attr NULL: EFAULT */
+	{SYS_userfaultfd, 1 | 0x40000000, 0, 0}, /* user-mode only, a bad flag: EINVAL */
+	{SYS_fchmod, -1, 04755, 0},		 /* EBADF */
+	{SYS_fremovexattr, -1, 0, 0},		 /* EBADF, before the name is read */
 };
 
 static int baseline_call(const struct probe_env *env, uint64_t right)
@@ -206,7 +206,7 @@ static int baseline_call(const struct probe_env *env, uint64_t right)
 	const struct probe_call *c = &probe_calls[env->call];
 
 	(void)right;
-	return (int)syscall(c->nr, c->a, c->b, c->c, -1L, 0L);
+	return (int)syscall(c->nr, (long)c->a, (long)c->b, (long)c->c, -1L, 0L);
 }
 
 /* A check runs when the probe's ruleset handles its right: every
