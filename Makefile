@@ -18,10 +18,11 @@ include $(PLATFORM)
 
 # The plain run's code first, the tracer's (--explain, --learn) after it: a run that
 # does not trace touches fewer pages.
-SRCS   := landlock-run.c argfile.c probe.c grants.c abi.c seccomp.c inherit.c out.c interp.c \
-          $(addprefix trace/,trace.c explain.c perm.c learn.c calls.c tracee.c table.c)
+SRCS   := landlock-run.c argfile.c probe.c grants.c guard.c abi.c seccomp.c inherit.c out.c \
+          interp.c $(addprefix trace/,trace.c explain.c perm.c learn.c calls.c tracee.c table.c \
+          report.c)
 HDRS   := landlock.h landlock-run.h seccomp.h $(wildcard platform/*.h trace/*.h)
-CFLAGS := -std=c11 -Os -Wall -Wextra -Werror -static -fno-pie \
+CFLAGS := -std=c11 -Oz -Wall -Wextra -Werror -static -fno-pie \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
           -fstack-protector-strong -DLR_VERSION='"$(VERSION)"'
 # noseparate-code: one R+X segment for code and constants instead of three

@@ -267,13 +267,12 @@ static void kv_ports(struct kv *kv, const char *key, const struct ports *ports, 
  * protocols whose ports Landlock confines: tcp, udp, tcp,udp or none. */
 void kv_network(struct kv *kv, const struct policy *p)
 {
+	static const char *const words[] = {"none", "tcp", "udp", "tcp,udp"};
 	uint64_t net = p->kernel.handled.handled_access_net;
-	const char *tcp = net & (1 << NET_TCP_BIND | 1 << NET_TCP_CONNECT) ? "tcp" : "";
-	const char *udp = net & (1 << NET_UDP_BIND | 1 << NET_UDP_CONNECT) ? "udp" : "";
-	char word[8];
+	int i = (net & (1 << NET_TCP_BIND | 1 << NET_TCP_CONNECT)) != 0;
 
-	join(word, sizeof word, tcp, *tcp && *udp ? "," : "", udp, NULL);
-	kv_word(kv, "network", p->kernel.refused & GROUP_NETWORK ? "all" : *word ? word : "none");
+	i |= (net & (1 << NET_UDP_BIND | 1 << NET_UDP_CONNECT)) != 0 ? 2 : 0;
+	kv_word(kv, "network", p->kernel.refused & GROUP_NETWORK ? "all" : words[i]);
 }
 
 /* -v: lines that cannot be mistaken for a failure ("landlock-run: "). */

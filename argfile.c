@@ -26,15 +26,6 @@ struct text {
  * a file that never ends, such as a FIFO fed by yes(1). */
 #define TEXT_MAX (256UL << 20)
 
-static void *map(size_t size, const char *what)
-{
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		die_errno("cannot allocate %s", what);
-	return p;
-}
-
 /* A NUL byte cannot be part of an argument: refused as it arrives, so
  * @/dev/zero fails at once. */
 static void check_nul(const struct text *t, size_t from, const char *file)
@@ -49,10 +40,11 @@ static void check_nul(const struct text *t, size_t from, const char *file)
 	die("@%s line %u: a NUL byte cannot be part of an argument", file, line);
 }
 
-/* The whole file, NUL-terminated; a pipe (@/dev/stdin) works too. */
-static struct text slurp(const char *file)
+/* The whole file, NUL-terminated; a pipe (@/dev/stdin) works too. A file
+ * someone else could change is refused before a byte of it is read. */
+static struct text slurp(struct request *r, const char *file)
 {
-	int fd = openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, file, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	struct text t = {NULL, 0};
 	size_t cap;
 	struct stat st;
@@ -60,8 +52,9 @@ static struct text slurp(const char *file)
 
 	if (fd < 0 || fstat(fd, &st))
 		die_errno("cannot open the argument file @%s", file);
+	guard_policy(r, file, &st);
 	cap = (S_ISREG(st.st_mode) ? (size_t)st.st_size : 0) + 4096;
-	t.buf = map(cap, "an argument file's text");
+	t.buf = mapped(cap, "an argument file's text");
 	for (;;) {
 		n = read(fd, t.buf + t.len, cap - 1 - t.len);
 		if (n < 0 && errno == EINTR)
@@ -158,7 +151,7 @@ static int take_lines(const struct text *t, const char *file, char **args, const
  * from[i] says where argument i came from ("" for the command line);
  * without any @FILE, argv is left as it is and *from stays NULL.
  */
-void expand_argfiles(int *argc, char ***argv, const char ***from)
+void expand_argfiles(struct request *r, int *argc, char ***argv, const char ***from)
 {
 	char **in = *argv, **out, *notes;
 	struct text *texts = NULL;
@@ -173,15 +166,15 @@ void expand_argfiles(int *argc, char ***argv, const char ***from)
 			die("argument '@' names no file (write @FILE, and a path starting "
 			    "with @ as ./@...)");
 		if (!texts)
-			texts = map((size_t)*argc * sizeof *texts, "the argument files");
-		texts[i] = slurp(in[i] + 1);
+			texts = mapped((size_t)*argc * sizeof *texts, "the argument files");
+		texts[i] = slurp(r, in[i] + 1);
 		lines = cut_lines(&texts[i], in[i] + 1);
 		note_room += (size_t)lines * note_size(in[i] + 1);
 		total += lines - 1;
 	}
 	if (!texts)
 		return;
-	out = map((size_t)(total + 1) * 2 * sizeof *out + note_room, "the expanded arguments");
+	out = mapped((size_t)(total + 1) * 2 * sizeof *out + note_room, "the expanded arguments");
 	*from = (const char **)(out + total + 1);
 	notes = (char *)(*from + total + 1);
 	for (i = 0, n = 0; i < *argc; i++) {

@@ -149,24 +149,24 @@ static void add_to_batch(struct fd_batch *b, int fd)
 
 /* O_PATH follows symlinks: the target is what gets granted, unless
  * --no-symlinks refuses every symlink on the way (the last one too). */
-static int open_path(const char *path, int no_symlinks)
+int open_path(const char *path, int no_symlinks, int flags)
 {
-	struct open_how_v0 how = {O_PATH | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS};
+	struct open_how_v0 how = {O_PATH | O_CLOEXEC | (unsigned)flags, 0, RESOLVE_NO_SYMLINKS};
 
 	if (no_symlinks)
 		return (int)syscall(__NR_openat2, AT_FDCWD, path, &how, sizeof how);
-	return openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	return openat(AT_FDCWD, path, O_PATH | O_CLOEXEC | flags);
 }
 
 /* openat, because musl's open() spends an fcntl on O_CLOEXEC for old
  * kernels. Under a low descriptor limit, closing the open run makes room. */
 static int open_grant(const struct grant *g, int no_symlinks, struct fd_batch *b)
 {
-	int fd = open_path(g->path, no_symlinks);
+	int fd = open_path(g->path, no_symlinks, 0);
 
 	if (fd < 0 && errno == EMFILE && b->n > 0) {
 		close_batch(b);
-		fd = open_path(g->path, no_symlinks);
+		fd = open_path(g->path, no_symlinks, 0);
 	}
 	if (fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
 		return -1;
@@ -244,6 +244,8 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 		int fd = open_grant(g, p->asked.no_symlinks, &batch);
 		uint64_t rights = 0;
 
+		if (fd >= 0 && p->asked.guards && g->kind != GRANT_RO)
+			check_guards(&p->asked, g, fd);
 		if (fd >= 0)
 			rights = add_path_rule(p, ruleset, g, fd);
 		if (verbose)

@@ -155,7 +155,7 @@ void new_session(void)
 	 * ignored, or the kernel would reap the child unwaited. */
 	if (mask_signals(SIG_BLOCK, &set, &mask) || sigaction(SIGCHLD, &dfl, &caller))
 		die_errno("--new-session: cannot set up the signals");
-	child = fork();
+	child = _Fork();
 	if (child < 0)
 		die_errno("--new-session: cannot fork");
 	if (child > 0)

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -32,8 +33,7 @@ static const char usage_text[] =
 	"sockets bound to a path (ABI 9+), are denied everywhere but beneath --rw\n"
 	"grants; once any --ro grant is given, reading and executing are confined\n"
 	"to --ro and --rw grants too. COMMAND gets no capabilities, even run by root,\n"
-	"cannot push input into a terminal, and is refused the system calls of the\n"
-	"baseline (see --allow-syscalls).\n"
+	"cannot push input into a terminal, and is refused the baseline's calls.\n"
 	"\n"
 	"Filesystem:\n"
 	"  --ro PATH            read files, list directories and execute beneath PATH\n"
@@ -53,10 +53,8 @@ static const char usage_text[] =
 	"                       which sending from an unbound socket needs (ABI 10)\n"
 	"  --udp-connect PORTS  allow UDP connect and send only to PORTS (ABI 10)\n"
 	"  --no-udp             same as --udp-bind none --udp-connect none\n"
-	"  --no-network         create no socket but AF_UNIX, on any ABI, and allow no\n"
-	"                       TCP or UDP port where the ABI has them (as --no-tcp\n"
-	"                       and --no-udp); UNIX sockets keep their own rules\n"
-	"                       (--unix, --scope abstract-unix)\n"
+	"  --no-network         no socket but AF_UNIX (any ABI), no port where the ABI\n"
+	"                       has rules; UNIX sockets keep theirs (--unix, --scope)\n"
 	"  --scope KINDS        signal, abstract-unix: nothing outside the sandbox\n"
 	"                       can be signalled or reached by abstract UNIX socket\n"
 	"Audit log:\n"
@@ -71,13 +69,12 @@ static const char usage_text[] =
 	"  --learn FILE         run COMMAND WITHOUT THE SANDBOX (trusted commands only)\n"
 	"                       and write the policy it needs to FILE, to run it again\n"
 	"                       with landlock-run @FILE -- COMMAND\n"
+	"                       (FILE: never through a symlink, replaced whole, mode\n"
+	"                       0600, outside every write grant; or /dev/fd/N, a pipe)\n"
 	"System calls:\n"
 	"  --allow-syscalls GROUPS\n"
-	"                       allow what the baseline refuses: a comma list of\n"
-	"                       io_uring, userns (user namespaces), keyring, bpf,\n"
-	"                       perf (perf_event_open), userfaultfd, and metadata\n"
-	"                       (setuid and setgid modes, extended attributes: refused\n"
-	"                       when COMMAND could run as uid 0)\n"
+	"                       allow what the baseline refuses, of: io_uring, userns,\n"
+	"                       keyring, bpf, perf, userfaultfd, metadata (for uid 0)\n"
 	"Process:\n"
 	"  --keep-caps          keep the caller's capabilities (dangerous: root stays root)\n"
 	"  --new-session        run COMMAND in a new session: no controlling terminal\n"
@@ -93,8 +90,12 @@ static const char usage_text[] =
 	"  --json               with --probe, print one JSON object\n"
 	"  -v, --verbose        print the effective policy to stderr before running;\n"
 	"                       with --probe, also the whole report on stdout\n"
+	"  --status-fd FD       report on descriptor FD (above 2, which COMMAND never\n"
+	"                       holds) as JSON lines whether and how COMMAND ran\n"
 	"  @FILE                before --: the arguments in FILE, one per line (lines\n"
-	"                       empty or starting with # are skipped)\n"
+	"                       empty or starting with # are skipped); FILE must be\n"
+	"                       yours or root's, writable by no one else, outside\n"
+	"                       every write grant\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
 	"\n"
@@ -134,6 +135,7 @@ enum option_id {
 	OPT_CLEARENV,
 	OPT_SETENV,
 	OPT_UNSETENV,
+	OPT_STATUS_FD,
 };
 
 static const struct option options[] = {
@@ -169,6 +171,7 @@ static const struct option options[] = {
 	{"clearenv", no_argument, NULL, OPT_CLEARENV},
 	{"setenv", required_argument, NULL, OPT_SETENV},
 	{"unsetenv", required_argument, NULL, OPT_UNSETENV},
+	{"status-fd", required_argument, NULL, OPT_STATUS_FD},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -336,6 +339,24 @@ static int parse_abi(const char *text, const char *at)
 	return (int)n;
 }
 
+/* --status-fd: an open descriptor above stderr, made close-on-exec at once,
+ * so that COMMAND never holds it and every failure from here on is told. */
+static int status_descriptor(const char *text, const char *at)
+{
+	char *end, what[64];
+	unsigned long n;
+	struct stat st;
+
+	errno = 0;
+	n = strtoul(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || n > INT_MAX)
+		die("--status-fd: invalid descriptor '%s'%s", text, at);
+	join(what, sizeof what, "--status-fd ", text, NULL);
+	take_descriptor((int)n, what, &st);
+	status_start((int)n);
+	return (int)n;
+}
+
 /* VAR=VALUE for --setenv, VAR for --unsetenv: a non-empty name, no '='. */
 static const char *env_edit(const char *option, const char *arg, int assign, const char *at)
 {
@@ -395,6 +416,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_CLEARENV: r->env[r->nenv++] = NULL; break;
 	case OPT_SETENV: r->env[r->nenv++] = env_edit("--setenv", arg, 1, at); break;
 	case OPT_UNSETENV: r->env[r->nenv++] = env_edit("--unsetenv", arg, 0, at); break;
+	case OPT_STATUS_FD: r->status_fd = status_descriptor(arg, at); break;
 	case 'v': r->verbose = 1; break;
 	case 'h': print_stdout(usage_text); exit(0);
 	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
@@ -448,6 +470,8 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 		die("--learn runs COMMAND without the sandbox and writes the policy it needs: "
 		    "remove %s",
 		    policy_option(r));
+	if (r->probe && r->status_fd >= 0)
+		die("--probe runs no command: remove --status-fd");
 	if (r->probe && (dashdash || optind < argc))
 		die("--probe runs no command: remove '%s' and what follows",
 		    dashdash ? "--" : argv[optind]);
@@ -499,7 +523,8 @@ static void parse_args(struct request *r, int argc, char **argv)
 		die("no arguments at all, not even a program name (usage: landlock-run "
 		    "[OPTION]... -- COMMAND [ARG]...)");
 	memset(r, 0, sizeof *r);
-	expand_argfiles(&argc, &argv, &from);
+	r->status_fd = -1;
+	expand_argfiles(r, &argc, &argv, &from);
 	allocate(r, (size_t)argc);
 	opterr = 0;
 	/* '+': stop at the first non-option; ':': report a missing argument. */
@@ -518,6 +543,10 @@ static void parse_args(struct request *r, int argc, char **argv)
 		apply_option(r, c, optarg, at);
 	}
 	check_command(r, argc, argv, from);
+	if (r->explain_json)
+		open_report(r, &r->json_report, "--explain-json", r->explain_json);
+	if (r->learn)
+		open_report(r, &r->learn_report, "--learn", r->learn);
 }
 
 /* The kernel requires no_new_privs of unprivileged callers; set it for root
@@ -548,6 +577,8 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 	if (p->asked.nenv)
 		edit_environment(p->asked.env, p->asked.nenv);
 	give_back_signals(caller);
+	if (!tracing(&p->asked))
+		status_running(p, getpid());
 	execvp(command[0], command);
 	err = errno;
 	hold_signals(&ours);

@@ -5,19 +5,26 @@
  *   argfile.c       @FILE arguments
  *   probe.c         the self-test behind --probe and its report
  *   grants.c        paths and ports to Landlock rules
+ *   guard.c         files the command must not change: policies, reports
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
  *   seccomp.c       the system-call filter: terminal injection, the
  *                   network (--no-network), the baseline, root's metadata
  *   inherit.c       what the command inherits: capabilities, session,
  *                   descriptors, environment, signals
  *   out.c           the buffered writer, key/value reports, fail()
+ *
+ * The launcher forks with _Fork(), not fork(): it has one thread and no
+ * atfork handler, and musl's fork() would bring 2.5 KiB of thread locks,
+ * a clock and the vDSO lookup along for nothing.
  */
 #ifndef LANDLOCK_RUN_H
 #define LANDLOCK_RUN_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "landlock.h"
@@ -82,6 +89,31 @@ enum syscall_group {
 	GROUP_BASELINE = (1 << 9) - (1 << 2), /* io_uring to metadata */
 };
 
+/*
+ * A file the command must not be able to replace or redirect (guard.c): an
+ * @FILE policy, a report's target. Its inodes are those a lookup of its
+ * path goes through, directories above them included, and its own.
+ */
+#define GUARD_INODES 128
+
+struct guard {
+	struct guard *next;
+	char what[PATH_MAX + 32]; /* "@FILE", "--explain-json FILE" */
+	size_t n;
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} inodes[GUARD_INODES];
+};
+
+/* Where a report goes (--explain-json, --learn), checked before COMMAND runs. */
+struct report_target {
+	const char *option, *path;
+	int dir;	  /* its directory (O_PATH), where it is written; or -1 */
+	const char *name; /* its last component */
+	int fd;		  /* or a pipe or socket the caller handed over, or -1 */
+};
+
 /* What the user asked for, as parsed from the command line. */
 struct request {
 	struct grant *grants; /* in command-line order */
@@ -98,6 +130,9 @@ struct request {
 	int explain;		  /* --explain: a line on stderr per denial */
 	const char *explain_json; /* --explain-json FILE */
 	const char *learn;	  /* --learn FILE */
+	struct report_target json_report, learn_report;
+	struct guard *guards; /* policies and reports, checked against write grants */
+	int status_fd;	      /* --status-fd FD, or -1 */
 	/* What COMMAND inherits (inherit.c) */
 	int keep_caps, new_session, die_with_parent, close_fds;
 	pid_t parent;	  /* getppid() when --die-with-parent was read */
@@ -124,7 +159,7 @@ struct policy {
 };
 
 /* out.c: buffered output with printf-style formats, checked by the compiler:
- * %s %.*s %c %d %u %x with l or z. musl's printf would pull in floating
+ * %s %.*s %c %d %o %u %x with l or z. musl's printf would pull in floating
  * point formatting and stdio, a fifth of the binary. */
 enum escape {
 	ESCAPE_NONE,
@@ -151,8 +186,9 @@ __attribute__((noreturn, format(printf, 1, 2))) void die_errno(const char *fmt, 
 
 /* Strings without printf: N bytes of S, the strings up to a NULL, N in
  * decimal (in a buffer of 24 bytes); each cut to fit and terminated. */
-int create_file(const char *option, const char *path);
+void *mapped(size_t size, const char *what); /* zeroed, or a launcher failure */
 void copy_span(char *out, size_t size, const char *s, size_t n);
+void random_letters(char *out, size_t n);
 void join(char *out, size_t size, ...) __attribute__((sentinel));
 const char *decimal(long n, char *buf);
 
@@ -203,6 +239,7 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 	       int optional);
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 int build_ruleset(const struct policy *p, struct out *verbose);
+int open_path(const char *path, int no_symlinks, int flags); /* O_PATH|FLAGS */
 
 /* seccomp.c: the groups a run's filter refuses (uid 0 decides metadata),
  * and the filter of GROUPS installed on every system-call ABI; it needs
@@ -224,7 +261,19 @@ void hold_signals(struct caller *c);
 void give_back_signals(const struct caller *c);
 
 /* argfile.c */
-void expand_argfiles(int *argc, char ***argv, const char ***from);
+void expand_argfiles(struct request *r, int *argc, char ***argv, const char ***from);
+
+/* guard.c */
+void guard_policy(struct request *r, const char *file, const struct stat *st);
+void open_report(struct request *r, struct report_target *t, const char *option, const char *path);
+void check_guards(const struct request *r, const struct grant *g, int fd);
+void take_descriptor(int fd, const char *what, struct stat *st);
+
+/* out.c: the status descriptor (--status-fd), JSON lines a caller can trust:
+ * COMMAND never holds it. */
+void status_start(int fd);
+void status_running(const struct policy *p, pid_t pid);
+void status_executed(pid_t pid);
 
 static inline int tracing(const struct request *r)
 {

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "landlock-run.h"
@@ -16,6 +18,16 @@
 /* Room a string builder keeps after a %s argument, so that what follows a
  * path (the reason, above all) stays on the line however long the path. */
 #define TAIL_ROOM 256
+
+/*
+ * The status descriptor: the one state the error path needs from main,
+ * which sets it once (status_start). executed: COMMAND has run, so a
+ * failure from now on is the launcher's own after the fact.
+ */
+static struct {
+	int fd;
+	int executed;
+} status = {-1, 0};
 
 static void put(struct out *o, const char *s, size_t n)
 {
@@ -164,7 +176,7 @@ static void put_integer(struct out *o, char conv, char size, va_list *ap)
 	n = size == 'l'	  ? va_arg(*ap, unsigned long)
 	    : size == 'z' ? va_arg(*ap, size_t)
 			  : va_arg(*ap, unsigned);
-	put_number(o, n, conv == 'x' ? 16 : 10, 0);
+	put_number(o, n, conv == 'x' ? 16 : conv == 'o' ? 8 : 10, 0);
 }
 
 static void put_string(struct out *o, const char *s, int precision)
@@ -204,6 +216,7 @@ static void voutf(struct out *o, const char *fmt, va_list *ap)
 			break;
 		}
 		case 'd':
+		case 'o':
 		case 'u':
 		case 'x': put_integer(o, *fmt, size, ap); break;
 		default: put(o, fmt, 1);
@@ -247,10 +260,13 @@ void flush_stdout(struct out *o)
 		die_errno("cannot write to standard output");
 }
 
-static __attribute__((noreturn)) void vfail(int status, const char *fmt, va_list *ap,
+static void status_failed(int code, const char *line, size_t len);
+
+static __attribute__((noreturn)) void vfail(int code, const char *fmt, va_list *ap,
 					    const char *reason)
 {
 	struct out line = {.fd = -1, .escape = ESCAPE_CONTROL};
+	size_t len;
 
 	outf(&line, "landlock-run: ");
 	voutf(&line, fmt, ap);
@@ -260,17 +276,19 @@ static __attribute__((noreturn)) void vfail(int status, const char *fmt, va_list
 	line.len = line.len < sizeof line.buf ? line.len : sizeof line.buf - 1;
 	line.buf[line.len++] = '\n';
 	line.fd = STDERR_FILENO;
+	len = line.len;
 	/* Nothing is left to report a failed write to; the status still tells. */
 	out_flush(&line);
-	exit(status);
+	status_failed(code, line.buf, len - 1);
+	exit(code);
 }
 
-void fail(int status, const char *fmt, ...)
+void fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(status, fmt, &ap, NULL);
+	vfail(code, fmt, &ap, NULL);
 }
 
 void die(const char *fmt, ...)
@@ -346,15 +364,87 @@ void kv_end(struct kv *kv)
 	outf(kv->o, "%s\n", kv->json ? (kv->n ? "}" : "{}") : "");
 }
 
-/* A report file the launcher writes, created or emptied before COMMAND
- * runs: a failure is the launcher's, and nothing runs. */
-int create_file(const char *option, const char *path)
+/* SIZE bytes of zeroed memory, or a launcher failure naming WHAT: the
+ * launcher's one way to allocate (no malloc). */
+void *mapped(size_t size, const char *what)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (fd < 0)
-		die_errno("cannot open the %s file %s", option, path);
-	return fd;
+	if (p == MAP_FAILED)
+		die_errno("cannot allocate %s", what);
+	return p;
+}
+
+/* One JSON line on the status descriptor, flushed at once. */
+static void status_line(struct kv *kv)
+{
+	kv_end(kv);
+	out_flush(kv->o);
+}
+
+void status_start(int fd)
+{
+	status.fd = fd;
+}
+
+/* Before exec: the pid COMMAND runs as and what confines it. */
+void status_running(const struct policy *p, pid_t pid)
+{
+	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct kv kv = {.o = &o, .json = 1};
+
+	if (status.fd < 0)
+		return;
+	kv_int(&kv, "pid", pid);
+	kv_int(&kv, "abi", p->kernel.kernel_abi);
+	kv_int(&kv, "abi_used", p->kernel.abi);
+	kv_word(&kv, "enforcement",
+		p->asked.learn				 ? "none"
+		: p->kernel.abi >= newest_abi(fs_rights) ? "full"
+							 : "partial");
+	status_line(&kv);
+}
+
+/* The traced COMMAND's first exec succeeded (a plain run says it by EOF). */
+void status_executed(pid_t pid)
+{
+	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct kv kv = {.o = &o, .json = 1};
+
+	status.executed = 1;
+	if (status.fd < 0)
+		return;
+	kv_bool(&kv, "exec", 1);
+	kv_int(&kv, "pid", pid);
+	status_line(&kv);
+}
+
+/* The failure line: the exit status and the stderr line, on one line. */
+static void status_failed(int code, const char *line, size_t len)
+{
+	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct kv kv = {.o = &o, .json = 1};
+
+	if (status.fd < 0)
+		return;
+	kv_bool(&kv, "exec", status.executed);
+	kv_int(&kv, "status", code);
+	kv_key(&kv, "error");
+	outf(&o, "\"%.*s\"", (int)len, line);
+	status_line(&kv);
+}
+
+/* N random letters and digits at OUT, for names no one can guess. */
+void random_letters(char *out, size_t n)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char random[16];
+	size_t i;
+
+	if (n > sizeof random || syscall(SYS_getrandom, random, n, 0) != (long)n)
+		die_errno("cannot make up a file name");
+	for (i = 0; i < n; i++)
+		out[i] = letters[random[i] % (sizeof letters - 1)];
 }
 
 /* N bytes of S (fewer if SIZE says so) in OUT, terminated. */

@@ -38,7 +38,7 @@ _landlock_run() {
 		compopt -o nospace
 		mapfile -t COMPREPLY < <(compgen -P "${cur%"${cur##*,}"}" -W "$words" -- "${cur##*,}")
 		return ;;
-	--abi) # a number
+	--abi | --status-fd) # a number
 		COMPREPLY=()
 		return ;;
 	--setenv | --unsetenv) # a variable name (--setenv then =VALUE)
@@ -51,7 +51,7 @@ _landlock_run() {
 		--log-subprocesses --no-log
 		--no-log-nested --explain --explain-json --learn --keep-caps --new-session
 		--die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe
-		--json -v --verbose -h --help -V --version --'
+		--json -v --verbose --status-fd -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
 }
 complete -F _landlock_run landlock-run

@@ -65,7 +65,7 @@ outcomes() {
 	assert_not_exist ok/ran
 	run -125 --separate-stderr "$LR" --explain-json "$d/missing/denials.json" -- touch "$d/ok/ran"
 	assert_one_launcher_line
-	[[ $stderr == *"--explain-json file $d/missing/denials.json"* ]] || fail "$stderr"
+	[[ $stderr == *"--explain-json $d/missing/denials.json"* ]] || fail "$stderr"
 	assert_not_exist ok/ran
 	run -125 --separate-stderr "$LR" --probe --explain
 	assert_one_launcher_line

@@ -137,7 +137,7 @@ make_project() {
 	done
 	run -125 --separate-stderr "$LR" --learn "$d/missing/policy" -- touch "$d/ran"
 	assert_one_launcher_line
-	[[ $stderr == *"--learn file $d/missing/policy"* ]] || fail "$stderr"
+	[[ $stderr == *"--learn $d/missing/policy"* ]] || fail "$stderr"
 	run -125 --separate-stderr "$LR" --probe --learn "$d/policy"
 	assert_one_launcher_line
 	assert_not_exist "$d/ran"

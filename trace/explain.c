@@ -30,8 +30,9 @@ struct explainer {
 	const struct table *tracees;
 	struct grant_inode *grants;
 	size_t ngrants;
-	struct table seen; /* denials reported */
-	int json;	   /* the --explain-json file, or -1 */
+	struct table seen;    /* denials reported */
+	int json;	      /* the --explain-json file, or -1 */
+	struct report report; /* where it goes */
 	struct out line;
 };
 
@@ -81,8 +82,10 @@ struct explainer *explain_start(const struct policy *p, const struct table *trac
 	e->json = -1;
 	e->line.fd = STDERR_FILENO;
 	e->line.escape = ESCAPE_C;
-	if (p->asked.explain_json)
-		e->json = create_file("--explain-json", p->asked.explain_json);
+	if (p->asked.explain_json) {
+		report_create(&e->report, &p->asked.json_report);
+		e->json = e->report.fd;
+	}
 	resolve_grants(e);
 	return e;
 }
@@ -336,4 +339,11 @@ void explain_call(struct explainer *e, struct call_result *r, const struct trace
 		if (e->json >= 0)
 			print_json(e, r, n, refused, &w, &a);
 	}
+}
+
+/* The JSON report is whole once the traced tree is gone. */
+void explain_finish(struct explainer *e)
+{
+	if (e->json >= 0)
+		report_commit(&e->report);
 }

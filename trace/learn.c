@@ -31,7 +31,7 @@
 struct learner {
 	const struct policy *p;
 	const struct table *tracees;
-	int fd; /* FILE */
+	struct report file; /* FILE */
 	struct table ro, rw, unix_sockets;
 	struct table abstract_made;	       /* abstract socket names bound inside */
 	uint64_t ports[NET_KINDS][65536 / 64]; /* bound and connected to, per kind */
@@ -48,7 +48,7 @@ struct learner *learn_start(const struct policy *p, const struct table *tracees)
 
 	l->p = p;
 	l->tracees = tracees;
-	l->fd = create_file("--learn", p->asked.learn);
+	report_create(&l->file, &p->asked.learn_report);
 	return l;
 }
 
@@ -298,7 +298,7 @@ void learn_finish(struct learner *l)
 {
 	const struct effective *k = &l->p->kernel;
 	struct table ro = {0}, rw = {0}, unix_sockets = {0};
-	struct out o = {.fd = l->fd};
+	struct out o = {.fd = l->file.fd};
 
 	settle_all(l, &l->rw, &rw, NULL, 1);
 	settle_all(l, &l->ro, &ro, fold_read, 0);
@@ -315,6 +315,7 @@ void learn_finish(struct learner *l)
 		     l->signalled_out || l->reached_out ? "" : ",",
 		     l->reached_out ? "" : "abstract-unix");
 	out_flush(&o);
-	if (o.failed || close(l->fd))
+	if (o.failed)
 		die_errno("cannot write the --learn file %s", l->p->asked.learn);
+	report_commit(&l->file);
 }

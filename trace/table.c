@@ -14,16 +14,6 @@
 
 #define FIRST_CAP 1024 /* slots; a power of two */
 
-/* SIZE bytes of zeroed memory, or a launcher failure naming WHAT. */
-void *mapped(size_t size, const char *what)
-{
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		die_errno("cannot allocate %s", what);
-	return p;
-}
-
 static uint64_t *key_at(const struct table *t, size_t i)
 {
 	return (uint64_t *)(t->slots + i * t->size);

@@ -35,6 +35,7 @@ struct tracer {
 	const struct policy *p;
 	struct table tracees; /* struct tracee, by thread id */
 	pid_t command;
+	int executed;		     /* COMMAND's first exec has succeeded */
 	int status;		     /* the command's, as a shell reports it */
 	struct explainer *explainer; /* --explain, or */
 	struct learner *learner;     /* --learn */
@@ -103,7 +104,7 @@ static pid_t spawn(const struct policy *p)
 
 	if (pipe2(go, O_CLOEXEC))
 		die_errno("%s: cannot create a pipe", mode);
-	pid = fork();
+	pid = _Fork();
 	if (pid < 0)
 		die_errno("%s: cannot fork", mode);
 	if (pid == 0) {
@@ -240,6 +241,10 @@ static void exec_done(struct tracer *tr, pid_t tid)
 	unsigned long former = 0;
 	struct tracee *t, moved;
 
+	if (tid == tr->command && !tr->executed) {
+		tr->executed = 1;
+		status_executed(tid);
+	}
 	if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &former) || (pid_t)former == tid)
 		return;
 	t = table_get(&tr->tracees, former);
@@ -322,6 +327,8 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
 	}
 	if (tr->learner)
 		learn_finish(tr->learner);
+	else
+		explain_finish(tr->explainer);
 	exit(tr->status);
 }
 
@@ -338,6 +345,7 @@ void trace(const struct policy *p, int ruleset)
 	tr.command = spawn(p);
 	if (tr.command == 0)
 		return;
+	status_running(p, tr.command);
 	if (ruleset >= 0 && close(ruleset))
 		die_errno("--explain: cannot close the Landlock ruleset");
 	take_signals();

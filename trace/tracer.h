@@ -31,7 +31,6 @@ struct table {
 	size_t heap_left;
 };
 
-void *mapped(size_t size, const char *what); /* zeroed, or a launcher failure */
 void *table_get(const struct table *t, uint64_t key);
 void *table_put(struct table *t, uint64_t key); /* existing, or a new zeroed record */
 void table_del(struct table *t, uint64_t key);
@@ -133,10 +132,22 @@ int read_who(pid_t tid, struct who *w);
 int mode_refuses(const struct who *w, const char *path, uint64_t rights);
 int may_signal(const struct who *w, long pid);
 
+/* report.c: a report file, written beside its target and renamed over it */
+struct report {
+	const struct report_target *t;
+	int fd;
+	char tmp[NAME_MAX + 1]; /* the file being written, or "" */
+};
+
+void report_create(struct report *r, const struct report_target *t);
+void report_commit(struct report *r);
+void report_discard(struct report *r);
+
 /* explain.c */
 struct explainer;
 struct explainer *explain_start(const struct policy *p, const struct table *tracees);
 void explain_call(struct explainer *e, struct call_result *r, const struct tracee *t);
+void explain_finish(struct explainer *e);
 
 /* learn.c */
 struct learner;

@@ -63,6 +63,7 @@
 #undef syscall
 #undef prctl
 #undef fork
+#undef _Fork
 #undef setsid
 #undef getresuid
 #undef calloc
@@ -667,6 +668,17 @@ long lr_fuzz_syscall(long nr, ...)
 		const void *how = va_arg(ap, const void *);
 
 		ret = syscall(nr, dirfd, path, how, va_arg(ap, size_t));
+	} else if (nr == __NR_getrandom) {
+		void *buf = va_arg(ap, void *);
+		size_t len = va_arg(ap, size_t);
+
+		ret = syscall(nr, buf, len, va_arg(ap, unsigned));
+	} else if (nr == __NR_fcntl) {
+		/* --status-fd N: only a descriptor of the run's own, never libFuzzer's */
+		int fd = va_arg(ap, int), cmd = va_arg(ap, int);
+
+		ret = fd > fd_baseline ? syscall(nr, fd, cmd, va_arg(ap, long))
+				       : (errno = EBADF, -1);
 	} else {
 		finding("syscall %ld: the stand-in does not know it", nr);
 	}

@@ -39,6 +39,7 @@ void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...);
 #define syscall	  lr_fuzz_syscall
 #define prctl	  lr_fuzz_prctl
 #define fork	  lr_fuzz_fork
+#define _Fork	  lr_fuzz_fork
 #define setsid	  lr_fuzz_setsid
 #define getresuid lr_fuzz_getresuid
 #define calloc	  lr_fuzz_calloc

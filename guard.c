@@ -1,0 +1,289 @@
+/*
+ * Files the command must not be able to change for the next run: the
+ * @FILE policies a run is started from, and the reports (--explain-json,
+ * --learn) its caller will read back. A sandbox is used again and again in
+ * the same tree; a policy the command can rewrite, or a report path it can
+ * turn into a symlink, would let one run arm the next.
+ *
+ * Each such file is guarded by the inodes of everything a lookup of its
+ * path goes through: every directory the path names as written, every
+ * directory above those (as Landlock walks up, across mount points), and
+ * the file itself. A write grant (--rw, --rw-try, --unix) on any of them
+ * is refused before the command runs (grants.c calls check_guards).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+#define SYMLINK_HOPS 8 /* a policy reached through more links is refused */
+
+static int has_inode(const struct guard *g, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->inodes[i].dev == st->st_dev && g->inodes[i].ino == st->st_ino)
+			return 1;
+	return 0;
+}
+
+/* 0 when ST was already there, so what is above it is too. */
+static int add_inode(struct guard *g, const struct stat *st)
+{
+	if (has_inode(g, st))
+		return 0;
+	if (g->n == GUARD_INODES)
+		die("cannot check %s: its path goes through more than %d directories", g->what,
+		    GUARD_INODES);
+	g->inodes[g->n].dev = st->st_dev;
+	g->inodes[g->n++].ino = st->st_ino;
+	return 1;
+}
+
+/* The directory FD (closed here) and every directory above it. */
+static void add_ancestors(struct guard *g, int fd)
+{
+	struct stat st, up;
+	int parent;
+
+	for (;;) {
+		if (fstat(fd, &st))
+			die_errno("cannot check %s", g->what);
+		if (!add_inode(g, &st))
+			break;
+		parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up))
+			die_errno("cannot check %s", g->what);
+		close(fd);
+		fd = parent;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break; /* the root is its own parent */
+	}
+	close(fd);
+}
+
+/* The directories the lookup of PATH goes through, as written: "/" or "."
+ * first, then each prefix that ends before a slash, symlinks followed. */
+static void add_directories(struct guard *g, const char *path)
+{
+	char prefix[PATH_MAX];
+	size_t i, len = strlen(path);
+	int fd;
+
+	for (i = 0; i <= len; i++) {
+		if (i > 0 && i < len && path[i] != '/')
+			continue;
+		if (i == len && (i == 0 || path[i - 1] != '/'))
+			break; /* the last component is the object, not a directory */
+		if (i == 0)
+			join(prefix, sizeof prefix, path[0] == '/' ? "/" : ".", NULL);
+		else
+			copy_span(prefix, sizeof prefix, path, i);
+		fd = openat(AT_FDCWD, prefix, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno("cannot check %s: %s", g->what, prefix);
+		add_ancestors(g, fd);
+	}
+}
+
+/* PATH's directories and the object it names, following a final symlink as
+ * the open did (HOPS left) and guarding where it leads too. */
+static void guard_lookup(struct guard *g, const char *path, int hops)
+{
+	char target[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+	const char *slash;
+	size_t dirlen;
+	ssize_t n;
+
+	add_directories(g, path);
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno == ENOENT)
+			return; /* a report not written yet */
+		die_errno("cannot check %s", g->what);
+	}
+	add_inode(g, &st);
+	if (!S_ISLNK(st.st_mode))
+		return;
+	if (hops == 0)
+		die("cannot check %s: it goes through more than %d symlinks", g->what,
+		    SYMLINK_HOPS);
+	n = readlink(path, target, sizeof target - 1);
+	if (n < 0)
+		die_errno("cannot check %s", g->what);
+	target[n] = '\0';
+	/* a relative target is looked up in the directory the link is in */
+	slash = strrchr(path, '/');
+	dirlen = target[0] == '/' || !slash ? 0 : (size_t)(slash - path + 1);
+	copy_span(next, sizeof next, path, dirlen);
+	join(next + dirlen, sizeof next - dirlen, target, NULL);
+	guard_lookup(g, next, hops - 1);
+}
+
+static struct guard *new_guard(struct request *r, const char *option, const char *path)
+{
+	struct guard *g = mapped(sizeof *g, "the list of guarded files");
+	struct out what = {.fd = -1, .escape = ESCAPE_CONTROL};
+
+	outf(&what, "%s%s%s", option, option[0] == '@' ? "" : " ", path);
+	copy_span(g->what, sizeof g->what, what.buf, what.len);
+	g->next = r->guards;
+	r->guards = g;
+	return g;
+}
+
+/*
+ * A policy is the caller's word, so only the caller (or root, who owns the
+ * system anyway) may be able to change it: no other owner, no group or
+ * other write bit, no second name that could sit in a writable tree.
+ */
+void guard_policy(struct request *r, const char *file, const struct stat *st)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != me && st->st_uid != 0)
+		die("@%s is owned by uid %u: a policy must belong to you or to root, so that no "
+		    "one else can change it",
+		    file, (unsigned)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		die("@%s is writable by its group or by others (mode %o): run chmod go-w on it",
+		    file, (unsigned)(st->st_mode & 07777));
+	if (!S_ISREG(st->st_mode))
+		return; /* a pipe the caller feeds (@/dev/stdin) is in no tree */
+	if (st->st_nlink > 1)
+		die("@%s has %u names (hard links); another could be in a tree the command can "
+		    "write: give the policy a file of its own",
+		    file, (unsigned)st->st_nlink);
+	guard_lookup(new_guard(r, "@", file), file, SYMLINK_HOPS);
+}
+
+/* /dev/fd/N or /proc/self/fd/N: N, else -1. */
+static int handed_fd(const char *path)
+{
+	static const char *const forms[] = {"/dev/fd/", "/proc/self/fd/"};
+	unsigned long n;
+	size_t i, len;
+	char *end;
+
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		len = strlen(forms[i]);
+		if (strncmp(path, forms[i], len) || path[len] < '0' || path[len] > '9')
+			continue;
+		errno = 0;
+		n = strtoul(path + len, &end, 10);
+		return *end || errno || n > INT_MAX ? -1 : (int)n;
+	}
+	return -1;
+}
+
+/*
+ * A descriptor the caller hands over for the launcher's reports (WHAT):
+ * made close-on-exec, so COMMAND never holds it; stdin, stdout and stderr,
+ * which it does hold, are refused, and so is a copy of one of them (4>&1).
+ */
+void take_descriptor(int fd, const char *what, struct stat *st)
+{
+	struct stat std;
+	int i;
+
+	if (fd <= STDERR_FILENO)
+		die("%s: descriptor %d is stdin, stdout or stderr, which COMMAND holds too: hand "
+		    "over one above 2",
+		    what, fd);
+	if (fstat(fd, st))
+		die_errno("%s", what);
+	for (i = 0; i <= STDERR_FILENO; i++)
+		if (fstat(i, &std) == 0 && std.st_dev == st->st_dev && std.st_ino == st->st_ino)
+			die("%s: descriptor %d is the same %s as descriptor %d, which COMMAND "
+			    "holds "
+			    "too",
+			    what, fd, S_ISFIFO(st->st_mode) ? "pipe" : "file", i);
+	/* musl's fcntl() would bring its F_DUPFD emulation along */
+	if (syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC))
+		die_errno("%s", what);
+}
+
+/*
+ * A report file is written beside its target and renamed over it once
+ * complete (trace/report.c); here, before the command runs, the target is
+ * checked: the last component is never followed (with --no-symlinks, no
+ * component is), and what is there already must be a regular file of the
+ * caller's. Its directory stays open for the tracer.
+ */
+void open_report(struct request *r, struct report_target *t, const char *option, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct guard *g;
+	struct stat st;
+	int fd = handed_fd(path);
+
+	t->option = option;
+	t->path = path;
+	t->fd = t->dir = -1;
+	if (fd >= 0) {
+		char what[64];
+
+		join(what, sizeof what, option, " ", path, NULL);
+		take_descriptor(fd, what, &st);
+		if (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
+			die("%s %s: descriptor %d is not a pipe or a socket (name a file instead)",
+			    option, path, fd);
+		t->fd = fd;
+		return;
+	}
+	t->name = slash ? slash + 1 : path;
+	if (!t->name[0] || strcmp(t->name, ".") == 0 || strcmp(t->name, "..") == 0)
+		die("%s %s names a directory, not a file", option, path);
+	if (slash)
+		copy_span(dir, sizeof dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		join(dir, sizeof dir, ".", NULL);
+	t->dir = open_path(dir, r->no_symlinks, O_DIRECTORY);
+	if (t->dir < 0 && r->no_symlinks && errno == ELOOP)
+		die("%s %s goes through a symlink (--no-symlinks)", option, path);
+	if (t->dir < 0)
+		die_errno("cannot open the directory of %s %s", option, path);
+	if (fstatat(t->dir, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISLNK(st.st_mode))
+			die("%s %s is a symlink: a report is never written through one (remove it, "
+			    "or name another path)",
+			    option, path);
+		if (!S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			die("%s %s exists and is not a regular file of yours: it is not replaced",
+			    option, path);
+	} else if (errno != ENOENT) {
+		die_errno("cannot check %s %s", option, path);
+	}
+	g = new_guard(r, option, path);
+	guard_lookup(g, path, 0);
+	/* and the directory as opened, should the path have moved meanwhile */
+	fd = openat(t->dir, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("cannot check %s %s", option, path);
+	add_ancestors(g, fd);
+}
+
+/* A write grant on anything a guarded file's lookup goes through would let
+ * the command replace the file, or redirect its path, for the next run. */
+void check_guards(const struct request *r, const struct grant *g, int fd)
+{
+	const struct guard *guard;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		die_errno("cannot stat %s path %s", g->option, g->path);
+	for (guard = r->guards; guard; guard = guard->next)
+		if (has_inode(guard, &st))
+			die("%s %s would let COMMAND replace %s: keep it outside every --rw, "
+			    "--rw-try and --unix grant",
+			    g->option, g->path, guard->what);
+}

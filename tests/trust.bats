@@ -1,0 +1,258 @@
+#!/usr/bin/env bats
+# What the caller can trust: a confined run cannot plant anything for the
+# next one (a symlink at a report path, a rewritten policy), and the status
+# descriptor tells a launcher failure from a command that forges one. Each
+# attack is performed for real, beside a control that shows it works where
+# the launcher does not stand in its way.
+load helpers
+
+setup() {
+	require_landlock
+	cd "$BATS_TEST_TMPDIR" || return
+	d=$(pwd -P)
+	mkdir ws out
+	echo 'secret profile' >"$d/victim"
+}
+
+# ---- report files ------------------------------------------------------------
+
+@test "attack: a symlink the confined run 1 plants at its report path; run 2 is refused, the target is intact" {
+	# Run 1, confined to ws, plants the link where the npm README once wrote its report.
+	run -0 "$LR" --ro / --rw "$d/ws" -- ln -sf "$d/victim" "$d/ws/denials.json"
+	assert_equal "$(readlink ws/denials.json)" "$d/victim"
+	# Control: whoever writes through that path as it was opened before truncates the victim.
+	cp victim victim.copy
+	sh -c 'echo x > "$1"' _ "$d/ws/denials.json"
+	assert_equal "$(cat victim)" x
+	cp victim.copy victim
+	# Run 2, the same policy, as root: refused before anything runs, the victim untouched.
+	run -125 --separate-stderr "$LR" --ro / --rw "$d/ws" --explain-json "$d/ws/denials.json" \
+		-- touch "$d/ran"
+	assert_one_launcher_line
+	[[ $stderr == *"--explain-json $d/ws/denials.json is a symlink: a report is never written through one"* ]] ||
+		fail "$stderr"
+	assert_equal "$(cat victim)" 'secret profile'
+	assert_not_exist ran
+	# Without the link it is still refused: the confined run could plant one at any time.
+	rm ws/denials.json
+	run -125 --separate-stderr "$LR" --ro / --rw "$d/ws" --explain-json "$d/ws/denials.json" \
+		-- touch "$d/ran"
+	[[ $stderr == *"--rw $d/ws would let COMMAND replace --explain-json $d/ws/denials.json"* ]] ||
+		fail "$stderr"
+	assert_not_exist ran
+}
+
+teardown() {
+	[ ! -f "$BATS_TEST_TMPDIR/cleanup" ] || rm -rf "$(cat "$BATS_TEST_TMPDIR/cleanup")"
+}
+
+@test "attack: another user's symlink at a predictable report path outside the grants is not followed" {
+	# A directory like /tmp, which nobody can reach (the bats directory is private).
+	out=$(mktemp -d /tmp/landlock-run-trust.XXXXXX)
+	echo "$out" >"$BATS_TEST_TMPDIR/cleanup"
+	chmod 1777 "$out"
+	chmod 755 "$d"
+	setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$d/victim" "$out/report.json"
+	for option in --explain-json --learn; do
+		local extra=(--ro /)
+		[ "$option" = --learn ] && extra=()
+		run -125 --separate-stderr "$LR" "${extra[@]}" "$option" "$out/report.json" -- touch "$d/ran"
+		assert_one_launcher_line
+		[[ $stderr == *"$option $out/report.json is a symlink"* ]] || fail "$stderr"
+	done
+	assert_equal "$(cat victim)" 'secret profile'
+	assert_not_exist ran
+	# Nor another user's regular file, nor a FIFO, which would hang the launcher.
+	rm "$out/report.json"
+	setpriv --reuid=65534 --regid=65534 --clear-groups touch "$out/report.json"
+	run -125 --separate-stderr "$LR" --ro / --explain-json "$out/report.json" -- true
+	[[ $stderr == *"exists and is not a regular file of yours"* ]] || fail "$stderr"
+	rm "$out/report.json"
+	mkfifo "$out/report.json"
+	run -125 --separate-stderr timeout 5 "$LR" --ro / --explain-json "$out/report.json" -- true
+	[[ $stderr == *"exists and is not a regular file of yours"* ]] || fail "$stderr"
+}
+
+@test "a report path whose directory the command can write, or reach through a symlink it can replace, is refused" {
+	# The directory itself, an ancestor, and a symlink in a writable tree on the way.
+	run -125 --separate-stderr "$LR" --ro / --rw "$d" --explain-json "$d/out/r.json" -- true
+	[[ $stderr == *"--rw $d would let COMMAND replace"* ]] || fail "$stderr"
+	ln -s "$d/out" ws/to-out
+	run -125 --separate-stderr "$LR" --ro / --rw "$d/ws" --explain-json "$d/ws/to-out/r.json" -- true
+	[[ $stderr == *"--rw $d/ws would let COMMAND replace --explain-json $d/ws/to-out/r.json"* ]] ||
+		fail "$stderr"
+	# --rw-try and --unix count too; a read grant does not.
+	run -125 --separate-stderr "$LR" --ro / --rw-try "$d/out" --explain-json "$d/out/r.json" -- true
+	run -125 --separate-stderr "$LR" --ro / --unix "$d/out" --explain-json "$d/out/r.json" -- true
+	run -0 "$LR" --ro / --ro "$d/out" --rw "$d/ws" --explain-json "$d/out/r.json" -- true
+	# With --no-symlinks, no component of the path may be a symlink.
+	run -125 --separate-stderr "$LR" --no-symlinks --ro / --explain-json "$d/ws/to-out/r.json" -- true
+	[[ $stderr == *"goes through a symlink (--no-symlinks)"* ]] || fail "$stderr"
+	assert_not_exist out/r.json.unused
+}
+
+@test "a report is written beside its target and renamed over it: never half, mode 0600, the caller's" {
+	echo 'old report' >out/r.json
+	local before
+	before=$(stat -c %i out/r.json)
+	# While the command runs the old report still stands, whole, and a hidden new file is beside it.
+	run -0 --separate-stderr env -u UMASK sh -c 'umask 077; exec "$@"' _ "$LR" --ro / --rw "$d/ws" \
+		--explain-json "$d/out/r.json" -- sh -c "touch $d/no-such/f 2>/dev/null; cat $d/out/r.json; ls -A $d/out"
+	assert_equal "${lines[0]}" 'old report'
+	[[ ${lines[1]} == .r.json.?????? ]] || fail "no temporary file beside the report: $output"
+	# After: the new report, a new inode, exactly 0600 and root's; no temporary file left.
+	assert_equal "$(ls -A out)" r.json
+	[ "$(stat -c %i out/r.json)" != "$before" ] || fail "the old file was rewritten in place"
+	assert_equal "$(stat -c '%a %U' out/r.json)" "600 $(id -un)"
+	run -0 umask 0
+	"$LR" --ro / --explain-json "$d/out/r.json" -- true
+	assert_equal "$(stat -c %a out/r.json)" 600
+}
+
+@test "a finished --learn run replaces the old policy, mode 0600" {
+	echo '# old policy' >out/p
+	run -0 "$LR" --learn "$d/out/p" -- true
+	grep -q '^# landlock-run --learn' out/p || fail "$(cat out/p)"
+	assert_equal "$(stat -c %a out/p)" 600
+}
+
+@test "a report can go to a pipe the caller hands over as /dev/fd/N, which COMMAND never holds" {
+	# 3>&-: bats waits for every holder of its descriptor 3.
+	run -0 bash -c '"$1" --ro / --rw "$2" --explain-json /dev/fd/9 -- sh -c \
+		"test -e /proc/\$\$/fd/9 && echo holds >$2/fds; echo x > /etc/denied-by-test" \
+		9>&1 >/dev/null 2>&1 | cat 3>&-' _ "$LR" "$d/ws"
+	[[ $output == *'"path":"/etc/denied-by-test"'* ]] || fail "$output"
+	assert_not_exist ws/fds
+	# Control: a descriptor the launcher does not take is held.
+	bash -c 'sh -c "test -e /proc/\$\$/fd/9 && echo holds" 9>/dev/null' >ws/fds
+	assert_equal "$(cat ws/fds)" holds
+	# stdin, stdout, stderr, or a copy of one of them, are refused: COMMAND holds those.
+	run -125 --separate-stderr "$LR" --ro / --explain-json /dev/fd/1 -- true
+	[[ $stderr == *"descriptor 1 is stdin, stdout or stderr"* ]] || fail "$stderr"
+	run -125 --separate-stderr bash -c 'set -o pipefail; "$1" --ro / --explain-json /proc/self/fd/5 -- true 5>&1 | cat' _ "$LR"
+	[[ $stderr == *"descriptor 5 is the same pipe as descriptor 1"* ]] || fail "$stderr"
+	run -125 --separate-stderr "$LR" --ro / --explain-json /dev/fd/7 -- true 7<"$d/victim"
+	[[ $stderr == *"descriptor 7 is not a pipe or a socket"* ]] || fail "$stderr"
+}
+
+# ---- policies ----------------------------------------------------------------
+
+@test "attack: a policy kept in the tree it grants cannot be rewritten by the run it confines" {
+	mkdir proj
+	printf -- '--ro=/\n--rw=%s\n' "$d/proj" >proj/build.policy
+	# Control: the same grants given on the command line let the command append --rw=/ to the file.
+	run -0 "$LR" --ro / --rw "$d/proj" -- sh -c 'echo --rw=/ >> "$1"' _ "$d/proj/build.policy"
+	assert_equal "$(tail -n 1 proj/build.policy)" --rw=/
+	printf -- '--ro=/\n--rw=%s\n' "$d/proj" >proj/build.policy
+	# From the policy: refused before the command runs, naming the file and the grant.
+	run -125 --separate-stderr "$LR" "@$d/proj/build.policy" -- sh -c 'echo --rw=/ >> "$1"' _ \
+		"$d/proj/build.policy"
+	assert_one_launcher_line
+	[[ $stderr == *"--rw $d/proj would let COMMAND replace @$d/proj/build.policy"* ]] || fail "$stderr"
+	assert_equal "$(tail -n 1 proj/build.policy)" "--rw=$d/proj"
+	# A symlink to it from elsewhere is no way around, nor a symlink in the tree to a policy outside.
+	mkdir cfg
+	cp proj/build.policy cfg/p
+	ln -s "$d/proj/build.policy" cfg/link
+	run -125 "$LR" "@$d/cfg/link" -- true
+	ln -s "$d/cfg/p" proj/link
+	run -125 --separate-stderr "$LR" "@$d/proj/link" -- true
+	[[ $stderr == *"replace @$d/proj/link"* ]] || fail "$stderr"
+	# Kept beside the tree, it works.
+	run -0 "$LR" "@$d/cfg/p" -- touch "$d/proj/built"
+	assert_file_exist proj/built
+}
+
+@test "a policy someone else could change is refused: another owner, group or other write, a second name" {
+	printf -- '--ro=/\n' >p
+	run -0 "$LR" "@$d/p" -- true
+	chmod g+w p
+	run -125 --separate-stderr "$LR" "@$d/p" -- true
+	[[ $stderr == *"@$d/p is writable by its group or by others (mode 664)"* ]] || fail "$stderr"
+	chmod 644 p
+	chown 65534 p
+	run -125 --separate-stderr "$LR" "@$d/p" -- true
+	[[ $stderr == *"@$d/p is owned by uid 65534"* ]] || fail "$stderr"
+	chown 0 p
+	ln p p2
+	run -125 --separate-stderr "$LR" "@$d/p" -- true
+	[[ $stderr == *"has 2 names (hard links)"* ]] || fail "$stderr"
+	rm p2
+	# Root's file serves another user (in a directory nobody can reach, and a
+	# launcher nobody can run: the bats directory is private).
+	pub=$(mktemp -d /tmp/landlock-run-trust.XXXXXX)
+	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
+	chmod 755 "$pub"
+	cp p "$LR" "$pub/"
+	run -0 setpriv --reuid=65534 --regid=65534 --clear-groups "$pub/landlock-run" "@$pub/p" -- true
+	# A pipe from the caller is nobody else's.
+	run -0 bash -c 'cat "$2" | "$1" @/dev/stdin -- true' _ "$LR" "$d/p"
+}
+
+# ---- the status descriptor ---------------------------------------------------
+
+@test "--status-fd: a forged launcher failure and a real one, told apart by the descriptor alone" {
+	# The command forges the launcher's line and status: stderr and status cannot tell.
+	run -125 --separate-stderr "$LR" --status-fd 3 --ro / -- sh -c \
+		'echo "landlock-run: cannot open --rw path /x: No such file or directory" >&2; exit 125' 3>forged
+	assert_one_launcher_line
+	# The real one.
+	run -125 --separate-stderr "$LR" --status-fd 3 --ro / --rw "$d/nonexistent" -- true 3>real
+	assert_one_launcher_line
+	# The descriptor: the forger ran (a pid line, nothing after it); the real failure did not.
+	run -0 "$PYTHON" -c 'import json, sys
+forged = [json.loads(l) for l in open(sys.argv[1])]
+real = [json.loads(l) for l in open(sys.argv[2])]
+assert len(forged) == 1 and sorted(forged[0]) == ["abi", "abi_used", "enforcement", "pid"], forged
+assert len(real) == 1 and real[0]["exec"] is False and real[0]["status"] == 125, real' forged real
+	grep -q '"error":"landlock-run: cannot open --rw path '"$d"'/nonexistent: No such file or directory"' real ||
+		fail "$(cat real)"
+}
+
+@test "--status-fd: the pid is the command's, 126 and 127 are failure lines, and the command never holds FD" {
+	run -0 "$LR" --status-fd 8 --ro / -- sh -c 'echo $$; test ! -e /proc/$$/fd/8 || echo holds' 8>st
+	assert_equal "$(cat st)" "{\"pid\":${lines[0]},\"abi\":$KABI,\"abi_used\":$KUSED,\"enforcement\":\"$(
+		[ "$KUSED" -ge "$FULL_ABI" ] && echo full || echo partial)\"}"
+	assert_equal "${#lines[@]}" 1
+	run -127 "$LR" --status-fd 3 --ro / -- "$d/no-such-command" 3>st
+	assert_equal "$(sed -n 2p st)" "{\"exec\":false,\"status\":127,\"error\":\"landlock-run: cannot run $d/no-such-command: command not found\"}"
+	printf '#!/bin/sh\n' >script
+	chmod 644 script
+	run -126 "$LR" --status-fd 3 --ro / -- "$d/script" 3>st
+	grep -q '^{"exec":false,"status":126,"error":"landlock-run: cannot execute ' st || fail "$(cat st)"
+	# The error is the stderr line, a quote kept and a control byte made '?' as there.
+	run -127 --separate-stderr "$LR" --status-fd 3 --ro / -- "$d/a\"b"$'\n' 3>st
+	"$PYTHON" -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1])]; assert l[1]["error"] == sys.argv[2], l' \
+		st "$stderr"
+}
+
+@test "--status-fd with --explain and --learn: the child's pid, then exec:true; a failure after exec says so" {
+	run -0 "$LR" --status-fd 3 --explain --ro / -- sh -c 'echo $$' 3>st
+	assert_equal "$(sed -n 2p st)" "{\"exec\":true,\"pid\":$output}"
+	grep -q "^{\"pid\":$output," st || fail "$(cat st)"
+	run -127 "$LR" --status-fd 3 --explain --ro / -- "$d/none" 3>st
+	assert_equal "$(grep -c exec st)" 1
+	grep -q '"exec":false,"status":127' st || fail "$(cat st)"
+	# --learn: enforcement none; a policy it cannot write after the run is exec:true, 125.
+	run -0 "$LR" --status-fd 3 --learn "$d/out/p" -- true 3>st
+	grep -q '"enforcement":"none"' st || fail "$(cat st)"
+	run -125 --separate-stderr "$LR" --status-fd 3 --learn "$d/out/p" -- rm -r "$d/out" 3>st
+	assert_one_launcher_line
+	assert_equal "$(sed -n 2p st)" "{\"exec\":true,\"pid\":$(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' st)}"
+	grep -q '^{"exec":true,"status":125,"error":"landlock-run: cannot write the --learn file ' st ||
+		fail "$(cat st)"
+}
+
+@test "--status-fd refuses stdin, stdout, stderr, a copy of one, a closed descriptor, and --probe" {
+	run -125 --separate-stderr "$LR" --status-fd 2 -- true
+	[[ $stderr == *"--status-fd 2: descriptor 2 is stdin, stdout or stderr"* ]] || fail "$stderr"
+	run -125 --separate-stderr bash -c '"$1" --status-fd 4 -- true 4>&2' _ "$LR"
+	[[ $stderr == *"descriptor 4 is the same file as descriptor 2"* ]] || fail "$stderr"
+	run -125 --separate-stderr "$LR" --status-fd 9 -- true
+	[[ $stderr == *"--status-fd 9: Bad file descriptor"* ]] || fail "$stderr"
+	run -125 --separate-stderr "$LR" --status-fd x3 -- true
+	[[ $stderr == *"--status-fd: invalid descriptor 'x3'"* ]] || fail "$stderr"
+	run -125 --separate-stderr "$LR" --status-fd 3 --probe 3>st
+	[[ $stderr == *"--probe runs no command: remove --status-fd"* ]] || fail "$stderr"
+	grep -q '"exec":false,"status":125' st || fail "$(cat st)"
+}
