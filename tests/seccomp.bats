@@ -366,6 +366,19 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 	assert_line "baseline=io_uring,userns,keyring,bpf,perf,userfaultfd"
 }
 
+@test "the probe: a call the kernel refuses with the filter's errno already is unprovable, not proven" {
+	x86_64_only # fault takes these calls by their x86_64 numbers
+	# a kernel without io_uring (425 answers ENOSYS), one with unprivileged bpf off (321, EPERM)
+	run -0 --separate-stderr "$FAULT" 425 ENOSYS -- "$LR" --probe -v
+	assert_line "unprovable=io_uring"
+	assert_line "baseline=$(baseline_groups)"
+	run -0 --separate-stderr "$FAULT" 321 EPERM -- "$LR" --probe --json
+	[[ $output == *'"unprovable":["bpf"]'* ]] || fail "$output"
+	# another errno before the sandbox: the filter's answer differs, so it is proven
+	run -0 --separate-stderr "$FAULT" 321 EINVAL -- "$LR" --probe -v
+	assert_line "unprovable="
+}
+
 @test "the probe fails when a group it reports is not refused (the filter refused at install)" {
 	# a kernel that refuses the filter: the probe says so, never 'baseline='
 	run -125 --separate-stderr "$FAULT" seccomp EINVAL -- "$LR" --probe --no-network
