@@ -16,12 +16,12 @@ denied() {
 undenied() { case $err in *"landlock-run denied"*) no "denials reported: [$err]" ;; esac; }
 
 c_explain_write() {
-	r $LR --explain --explain-json $T/ok/e.json --rw $T/ok -- sh -c "echo x > $T/no/e1; exit 3"
+	r $LR --explain --explain-json $T/e.json --rw $T/ok -- sh -c "echo x > $T/no/e1; exit 3"
 	want_rc 3
 	want_absent $T/no/e1
 	denied "make_reg $T/no/e1 (openat by sh): allow with --rw $T/no"
 	grep -q "\"right\":\"make_reg\".*\"path\":\"$T/no/e1\".*\"allow\":\[\"--rw\",\"$T/no\"\]" \
-		$T/ok/e.json || no "JSON [$(cat $T/ok/e.json)]"
+		$T/e.json || no "JSON [$(cat $T/e.json)]"
 	# the advice works, and a clean run reports nothing
 	r $LR --explain --rw $T/ok --rw $T/no -- sh -c "echo x > $T/no/e1"
 	want_rc 0
