@@ -144,10 +144,10 @@ int filter_install(const struct filter *f)
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0U, &prog);
 }
 
-/* Point the jump at FROM to the next instruction. */
-static void land(struct filter *f, size_t from)
+/* Point the jump at FROM to the instruction at TO, after it. */
+static void aim(struct filter *f, size_t from, size_t to)
 {
-	size_t off = f->len - from - 1;
+	size_t off = to - from - 1;
 
 	if (f->insn[from].code != BPF_JA && off > 255)
 		die("seccomp filter: a jump of %zu instructions", off);
@@ -155,6 +155,11 @@ static void land(struct filter *f, size_t from)
 		f->insn[from].k = (uint32_t)off;
 	else
 		f->insn[from].jt = (uint8_t)off;
+}
+
+static void land(struct filter *f, size_t from)
+{
+	aim(f, from, f->len);
 }
 
 /* What a refusal returns: decided here only, per rule and ABI. */
@@ -210,34 +215,114 @@ static int first_on_call(size_t abi, uint64_t groups, size_t i)
 	return active(&rules[i], abi, groups);
 }
 
+/* The next active rule on the call of rules[call] from row I on, or NRULES. */
+static size_t next_on_call(size_t abi, uint64_t groups, size_t call, size_t i)
+{
+	while (i < NRULES &&
+	       (!active(&rules[i], abi, groups) || rules[i].nr[abi] != rules[call].nr[abi]))
+		i++;
+	return i;
+}
+
+/* Whether calls X and Y get the same body: rule for rule the same test and
+ * action (until an ALWAYS rule, which ends a body). */
+static int same_body(size_t abi, uint64_t groups, size_t x, size_t y)
+{
+	size_t i = next_on_call(abi, groups, x, x), j = next_on_call(abi, groups, y, y);
+
+	for (; i < NRULES && j < NRULES;
+	     i = next_on_call(abi, groups, x, i + 1), j = next_on_call(abi, groups, y, j + 1)) {
+		const struct rule *r = &rules[i], *q = &rules[j];
+
+		if (r->test != q->test || rule_action(r, abi) != rule_action(q, abi) ||
+		    (r->test != ALWAYS && (r->arg != q->arg || r->k != q->k)))
+			return 0;
+		if (r->test == ALWAYS)
+			return 1;
+	}
+	return i == j;
+}
+
 /*
- * One ABI, with A holding the call's number:
- *	if (A == nr) goto body (for each call with a rule);  return ALLOW
- *	body: ...  (one per call)
+ * One ABI, with A holding the call's number. The calls with a rule, in
+ * increasing order, in chunks of CHUNK: a call without a rule is decided
+ * after a few compares, which is what the kernel's seccomp action cache
+ * emulates for every number of every ABI when the filter is installed.
+ *	per chunk:  if (A > its last) skip it;  if (A == nr) goto body ...;
+ *	            return ALLOW
+ *	return ALLOW
+ *	body: ...  (one per call; calls with the same rules share one)
  */
+#define CHUNK 6
+
 static void emit_abi(struct filter *f, size_t abi, uint64_t groups)
 {
-	size_t i, at[NRULES], n = 0;
+	size_t i, j, n = 0, first[NRULES], at[NRULES], body[NRULES];
 
 	for (i = 0; i < NRULES; i++)
 		if (first_on_call(abi, groups, i)) {
-			at[n++] = f->len;
-			filter_emit(f, BPF_JEQ_K, 0, 0, abis[abi].nr_bit | rules[i].nr[abi]);
+			for (j = n++; j > 0 && rules[first[j - 1]].nr[abi] > rules[i].nr[abi]; j--)
+				first[j] = first[j - 1];
+			first[j] = i;
 		}
+	for (i = 0; i < n; i += CHUNK) {
+		size_t end = i + CHUNK < n ? i + CHUNK : n;
+
+		filter_emit(f, BPF_JGT_K, (uint8_t)(end - i + 1), 0,
+			    abis[abi].nr_bit | rules[first[end - 1]].nr[abi]);
+		for (j = i; j < end; j++) {
+			at[j] = f->len;
+			filter_emit(f, BPF_JEQ_K, 0, 0, abis[abi].nr_bit | rules[first[j]].nr[abi]);
+		}
+		filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+	}
 	filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
-	for (i = n = 0; i < NRULES; i++)
-		if (first_on_call(abi, groups, i)) {
-			land(f, at[n++]);
-			emit_body(f, abi, groups, i);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && !same_body(abi, groups, first[i], first[j]); j++)
+			;
+		body[i] = j < i ? body[j] : f->len;
+		aim(f, at[i], body[i]);
+		if (j == i)
+			emit_body(f, abi, groups, first[i]);
+	}
+}
+
+/*
+ * An ABI whose numbers carry a bit (x32), with A its number. Where each of
+ * its rules acts as the native one does, it goes through the native
+ * dispatch that follows: its own numbers mapped to the native ones, the bit
+ * cleared; 0. Else the JA to patch to a block of its own, after the native.
+ *	if (A & bit) { if (A == own nr) A = native nr ...;  A &= ~bit; }
+ */
+static size_t emit_bit_abi(struct filter *f, size_t abi, size_t native, uint64_t groups)
+{
+	size_t i, skip;
+
+	for (i = 0; i < NRULES; i++)
+		if (active(&rules[i], abi, groups) &&
+		    rule_action(&rules[i], abi) != rule_action(&rules[i], native))
+			break;
+	filter_emit(f, BPF_JSET_K, 0, 1, abis[abi].nr_bit);
+	skip = f->len;
+	if (i < NRULES) {
+		filter_emit(f, BPF_JA, 0, 0, 0);
+		return skip;
+	}
+	for (i = 0; i < NRULES; i++)
+		if (first_on_call(abi, groups, i) && rules[i].nr[abi] != rules[i].nr[native]) {
+			filter_emit(f, BPF_JEQ_K, 0, 1, abis[abi].nr_bit | rules[i].nr[abi]);
+			filter_emit(f, BPF_LD_IMM, 0, 0, rules[i].nr[native]);
 		}
+	filter_emit(f, BPF_AND_K, 0, 0, ~abis[abi].nr_bit);
+	f->insn[skip - 1].jf = (uint8_t)(f->len - skip);
+	return 0;
 }
 
 /*
  *	A = arch
  *	per arch:  if (A == arch) goto its block
  *	return KILL_PROCESS	(an ABI this table does not know)
- *	block:     A = nr;  if (A & bit) goto the ABI of that bit (x32);
- *	           the ABI without a bit
+ *	block:     A = nr;  the ABIs of a bit (x32), then the ABI without one
  */
 static void build_filter(struct filter *f, uint64_t groups)
 {
@@ -257,14 +342,12 @@ static void build_filter(struct filter *f, uint64_t groups)
 		land(f, to_arch[i]);
 		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
 		for (j = 0; j < NABIS; j++)
-			if (abis[j].nr_bit && abis[j].arch == abis[i].arch) {
-				filter_emit(f, BPF_JSET_K, 0, 1, abis[j].nr_bit);
-				to_bit[j] = f->len;
-				filter_emit(f, BPF_JA, 0, 0, 0);
-			}
+			to_bit[j] = abis[j].nr_bit && abis[j].arch == abis[i].arch
+					    ? emit_bit_abi(f, j, i, groups)
+					    : 0;
 		emit_abi(f, i, groups);
 		for (j = 0; j < NABIS; j++)
-			if (abis[j].nr_bit && abis[j].arch == abis[i].arch) {
+			if (to_bit[j]) {
 				land(f, to_bit[j]);
 				emit_abi(f, j, groups);
 			}

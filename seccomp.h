@@ -44,7 +44,10 @@ struct sock_fprog {
 #define SECCOMP_RET_ALLOW	 0x7fff0000U
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS: A = data[k] (32 bits) */
+#define BPF_LD_IMM 0x00 /* BPF_LD | BPF_W | BPF_IMM: A = k */
+#define BPF_AND_K  0x54 /* BPF_ALU | BPF_AND | BPF_K: A &= k */
 #define BPF_JEQ_K  0x15 /* BPF_JMP | BPF_JEQ | BPF_K: A == k ? jt : jf */
+#define BPF_JGT_K  0x25 /* BPF_JMP | BPF_JGT | BPF_K: A > k ? jt : jf */
 #define BPF_JSET_K 0x45 /* BPF_JMP | BPF_JSET | BPF_K: A & k ? jt : jf */
 #define BPF_RET_K  0x06 /* BPF_RET | BPF_K */
 #define BPF_JA	   0x05 /* BPF_JMP | BPF_JA: pc += k (32 bits) */

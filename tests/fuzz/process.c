@@ -158,6 +158,12 @@ static uint32_t run_filter(uint32_t arch, uint32_t nr, unsigned argi, uint64_t a
 			*loaded_arg |= i->k >= SECCOMP_DATA_ARG(0);
 		} else if (i->code == BPF_JEQ_K)
 			pc += a == i->k ? i->jt : i->jf;
+		else if (i->code == BPF_LD_IMM)
+			a = i->k;
+		else if (i->code == BPF_AND_K)
+			a &= i->k;
+		else if (i->code == BPF_JGT_K)
+			pc += a > i->k ? i->jt : i->jf;
 		else if (i->code == BPF_JSET_K)
 			pc += a & i->k ? i->jt : i->jf;
 		else if (i->code == BPF_JA)
