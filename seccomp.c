@@ -174,6 +174,15 @@ static int active(const struct rule *r, size_t abi, uint64_t groups)
 	return (groups & r->group) && r->nr[abi];
 }
 
+/* The next active rule on the call of rules[call] from row I on, or NRULES. */
+static size_t next_on_call(size_t abi, uint64_t groups, size_t call, size_t i)
+{
+	while (i < NRULES &&
+	       (!active(&rules[i], abi, groups) || rules[i].nr[abi] != rules[call].nr[abi]))
+		i++;
+	return i;
+}
+
 /*
  * The tests of every active rule on the call of rules[first], in table
  * order, each refusing on a match; then allow. An ALWAYS rule ends it.
@@ -185,11 +194,9 @@ static void emit_body(struct filter *f, size_t abi, uint64_t groups, size_t firs
 	int loaded = -1;
 	size_t i;
 
-	for (i = first; i < NRULES; i++) {
+	for (i = first; (i = next_on_call(abi, groups, first, i)) < NRULES; i++) {
 		const struct rule *r = &rules[i];
 
-		if (!active(r, abi, groups) || r->nr[abi] != rules[first].nr[abi])
-			continue;
 		if (r->test == ALWAYS) {
 			filter_emit(f, BPF_RET_K, 0, 0, rule_action(r, abi));
 			return;
@@ -207,21 +214,7 @@ static void emit_body(struct filter *f, size_t abi, uint64_t groups, size_t firs
 /* The first active rule on its call, in this ABI: the one that emits. */
 static int first_on_call(size_t abi, uint64_t groups, size_t i)
 {
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (active(&rules[j], abi, groups) && rules[j].nr[abi] == rules[i].nr[abi])
-			return 0;
-	return active(&rules[i], abi, groups);
-}
-
-/* The next active rule on the call of rules[call] from row I on, or NRULES. */
-static size_t next_on_call(size_t abi, uint64_t groups, size_t call, size_t i)
-{
-	while (i < NRULES &&
-	       (!active(&rules[i], abi, groups) || rules[i].nr[abi] != rules[call].nr[abi]))
-		i++;
-	return i;
+	return next_on_call(abi, groups, i, 0) == i;
 }
 
 /* Whether calls X and Y get the same body: rule for rule the same test and
