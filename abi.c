@@ -178,32 +178,38 @@ void plan_policy(struct policy *p, int kernel_abi)
 	k->grant_rights[GRANT_RO] = read;
 	k->grant_rights[GRANT_RW] = k->handled.handled_access_fs;
 	k->grant_rights[GRANT_UNIX] = k->fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+	/* --no-network: also every port rule this ABI has, none allowed */
 	for (i = 0; i < NET_KINDS; i++)
-		if (r->net[i].option)
+		if (r->net[i].option || (r->no_network && net_rights[i].abi <= k->abi))
 			k->handled.handled_access_net |= net_rights[i].bit;
 	k->handled.scoped = r->scopes;
 	k->attr_size = attr_size(k->abi);
+	k->refused = refused_groups(r);
 }
 
-uint64_t parse_scopes(const char *list, const char *at)
+/* A comma list of TABLE's names, as bits; an unknown name is an error
+ * that lists the known ones. */
+uint64_t parse_names(const struct name *table, const char *option, const char *list, const char *at)
 {
-	uint64_t scopes = 0;
+	struct out known = {.fd = -1};
+	uint64_t bits = 0;
 	const struct name *n;
 	const char *s = list;
 
 	for (;;) {
 		size_t len = strcspn(s, ",");
 
-		for (n = scope_names; n->name; n++)
+		for (n = table; n->name; n++)
 			if (strlen(n->name) == len && strncmp(s, n->name, len) == 0)
 				break;
-		if (!n->name)
-			die("--scope: unknown scope '%.*s' in '%s'%s (known: signal, "
-			    "abstract-unix)",
-			    (int)len, s, list, at);
-		scopes |= n->bit;
+		if (!n->name) {
+			put_names(&known, table, ~0ULL, 0);
+			die("%s: unknown name '%.*s' in '%s'%s (known: %.*s)", option, (int)len, s,
+			    list, at, (int)known.len, known.buf);
+		}
+		bits |= n->bit;
 		if (s[len] == '\0')
-			return scopes;
+			return bits;
 		s += len + 1;
 	}
 }
@@ -235,14 +241,14 @@ void kv_fs(struct kv *kv, const struct policy *p)
 }
 
 /* A port list as the options take it: 80,443,8000-8999; "any" unhandled. */
-static void kv_ports(struct kv *kv, const char *key, const struct ports *ports)
+static void kv_ports(struct kv *kv, const char *key, const struct ports *ports, int handled)
 {
 	const char *sep = "";
 	unsigned port = 0, end;
 
 	kv_key(kv, key);
-	if (!ports->option || !ports->listed) {
-		outf(kv->o, "%s", ports->option ? "none" : "any");
+	if (!handled || !ports->listed) {
+		outf(kv->o, "%s", handled ? "none" : "any");
 		return;
 	}
 	for (; port < 65536; port = end + 1) {
@@ -259,6 +265,18 @@ static void kv_ports(struct kv *kv, const char *key, const struct ports *ports)
 	}
 }
 
+/* network: all (every socket family but AF_UNIX refused), else the
+ * protocols whose ports Landlock confines: tcp, udp, tcp,udp or none. */
+void kv_network(struct kv *kv, const struct policy *p)
+{
+	static const char *const words[] = {"none", "tcp", "udp", "tcp,udp"};
+	uint64_t net = p->kernel.handled.handled_access_net;
+	int i = (net & (1 << NET_TCP_BIND | 1 << NET_TCP_CONNECT)) != 0;
+
+	i |= (net & (1 << NET_UDP_BIND | 1 << NET_UDP_CONNECT)) != 0 ? 2 : 0;
+	kv_word(kv, "network", p->kernel.refused & GROUP_NETWORK ? "all" : words[i]);
+}
+
 /* -v: lines that cannot be mistaken for a failure ("landlock-run: "). */
 void print_policy(const struct policy *p, struct out *err)
 {
@@ -271,7 +289,10 @@ void print_policy(const struct policy *p, struct out *err)
 	kv_names(&kv, "fs_confined", fs_rights, k->handled.handled_access_fs);
 	kv_names(&kv, "fs_unrestricted", fs_rights, k->fs_abi & ~k->handled.handled_access_fs);
 	for (i = 0; i < NET_KINDS; i++)
-		kv_ports(&kv, net_rights[i].name, &p->asked.net[i]);
+		kv_ports(&kv, net_rights[i].name, &p->asked.net[i],
+			 (k->handled.handled_access_net & net_rights[i].bit) != 0);
+	kv_network(&kv, p);
+	kv_names(&kv, "baseline", syscall_groups, k->refused);
 	kv_names(&kv, "scopes", scope_names, p->asked.scopes);
 	kv_names(&kv, "log", log_flags, p->asked.log_flags);
 	kv_end(&kv);

@@ -4,8 +4,8 @@
  * main() is the story of the process narrowing: parse the command line,
  * ask the kernel which Landlock ABI it has and plan the policy for it,
  * build the ruleset from the grants, then either prove enforcement
- * (--probe) or set no_new_privs, restrict itself, refuse terminal
- * injection, drop its capabilities and exec the command.
+ * (--probe) or set no_new_privs, restrict itself, install the system-call
+ * filter, drop its capabilities and exec the command.
  * Any failure before exec is exit 125 with one "landlock-run: " line; the
  * command never runs unconfined.
  */
@@ -33,7 +33,7 @@ static const char usage_text[] =
 	"sockets bound to a path (ABI 9+), are denied everywhere but beneath --rw\n"
 	"grants; once any --ro grant is given, reading and executing are confined\n"
 	"to --ro and --rw grants too. COMMAND gets no capabilities, even run by root,\n"
-	"and cannot push input into a terminal.\n"
+	"cannot push input into a terminal, and is refused the baseline's calls.\n"
 	"\n"
 	"Filesystem:\n"
 	"  --ro PATH            read files, list directories and execute beneath PATH\n"
@@ -57,6 +57,8 @@ static const char usage_text[] =
 	"                       which sending from an unbound socket needs (ABI 10)\n"
 	"  --udp-connect PORTS  allow UDP connect and send only to PORTS (ABI 10)\n"
 	"  --no-udp             same as --udp-bind none --udp-connect none\n"
+	"  --no-network         no socket but AF_UNIX (any ABI), no port where the ABI\n"
+	"                       has rules; UNIX sockets keep theirs (--unix, --scope)\n"
 	"  --scope KINDS        signal, abstract-unix: nothing outside the sandbox\n"
 	"                       can be signalled or reached by abstract UNIX socket\n"
 	"Audit log:\n"
@@ -73,6 +75,10 @@ static const char usage_text[] =
 	"                       with landlock-run @FILE -- COMMAND (--hide still hides)\n"
 	"                       (FILE: never through a symlink, replaced whole, mode\n"
 	"                       0600, outside every write grant; or /dev/fd/N, a pipe)\n"
+	"System calls:\n"
+	"  --allow-syscalls GROUPS\n"
+	"                       allow what the baseline refuses, of: io_uring, userns,\n"
+	"                       keyring, bpf, perf, userfaultfd, metadata (for uid 0)\n"
 	"Process:\n"
 	"  --keep-caps          keep the caller's capabilities (dangerous: root stays root)\n"
 	"  --new-session        run COMMAND in a new session: no controlling terminal\n"
@@ -112,6 +118,8 @@ enum option_id {
 	OPT_UDP_BIND,
 	OPT_UDP_CONNECT,
 	OPT_NO_UDP,
+	OPT_NO_NETWORK,
+	OPT_ALLOW_SYSCALLS,
 	OPT_SCOPE,
 	OPT_LOG_SUBPROCESSES,
 	OPT_NO_LOG,
@@ -149,6 +157,8 @@ static const struct option options[] = {
 	{"udp-bind", required_argument, NULL, OPT_UDP_BIND},
 	{"udp-connect", required_argument, NULL, OPT_UDP_CONNECT},
 	{"no-udp", no_argument, NULL, OPT_NO_UDP},
+	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
+	{"allow-syscalls", required_argument, NULL, OPT_ALLOW_SYSCALLS},
 	{"scope", required_argument, NULL, OPT_SCOPE},
 	{"log-subprocesses", no_argument, NULL, OPT_LOG_SUBPROCESSES},
 	{"no-log", no_argument, NULL, OPT_NO_LOG},
@@ -387,7 +397,11 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_UDP_BIND: add_ports(&r->net[NET_UDP_BIND], "--udp-bind", arg, at); break;
 	case OPT_UDP_CONNECT: add_ports(&r->net[NET_UDP_CONNECT], "--udp-connect", arg, at); break;
 	case OPT_NO_UDP: no_ports(r, NET_UDP_BIND, NET_UDP_CONNECT, "--no-udp", at); break;
-	case OPT_SCOPE: r->scopes |= parse_scopes(arg, at); break;
+	case OPT_NO_NETWORK: r->no_network = 1; break;
+	case OPT_ALLOW_SYSCALLS:
+		r->allowed_syscalls |= parse_names(syscall_groups, "--allow-syscalls", arg, at);
+		break;
+	case OPT_SCOPE: r->scopes |= parse_names(scope_names, "--scope", arg, at); break;
 	case OPT_LOG_SUBPROCESSES: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON; break;
 	case OPT_NO_LOG: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF; break;
 	case OPT_NO_LOG_NESTED: r->log_flags |= LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF; break;
@@ -430,14 +444,25 @@ static const char *policy_option(const struct request *r)
 	for (f = log_flags; f->name; f++)
 		if (r->log_flags & f->bit)
 			return f->name;
+	if (r->no_network)
+		return "--no-network";
 	return r->scopes ? "--scope" : r->strict ? "--strict" : NULL;
 }
 
 /* Cross-option checks, each with its own message. */
 static void check_command(struct request *r, int argc, char **argv, const char **from)
 {
-	int dashdash = optind >= 2 && strcmp(argv[optind - 1], "--") == 0;
+	int dashdash = optind >= 2 && strcmp(argv[optind - 1], "--") == 0, i;
 
+	/* as "none" with ports is: the ports would be allowed after all */
+	for (i = 0; i < NET_KINDS; i++)
+		if (r->no_network && r->net[i].listed)
+			die("%s %s contradicts --no-network, which allows no port: give one or the "
+			    "other",
+			    r->net[i].listed, r->net[i].list);
+	if (r->no_network && (r->allowed_syscalls & GROUP_IO_URING))
+		die("--allow-syscalls io_uring contradicts --no-network: io_uring creates sockets "
+		    "the filter cannot see");
 	if (r->json && !r->probe)
 		die("--json needs --probe");
 	if (r->probe && (r->explain || r->explain_json || r->learn))
@@ -636,8 +661,8 @@ int main(int argc, char **argv)
 		trace(&p, ruleset); /* the parent stays outside and watches; COMMAND runs below */
 	if (ruleset >= 0)
 		enforce(&p, ruleset);
-	if (refuse_tty_injection())
-		die_errno("cannot install the seccomp filter against terminal injection");
+	if (filter_syscalls(p.kernel.refused))
+		die_errno("cannot install the seccomp filter");
 	if (!p.asked.keep_caps)
 		drop_capabilities();
 	if (p.asked.new_session)

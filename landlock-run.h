@@ -8,7 +8,8 @@
  *   guard.c         files the command must not change: policies, reports
  *   hide.c          --hide: the rules around a hidden path, for grants.c
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
- *   seccomp.c       the filter against terminal injection (TIOCSTI)
+ *   seccomp.c       the system-call filter: terminal injection, the
+ *                   network (--no-network), the baseline, root's metadata
  *   inherit.c       what the command inherits: capabilities, session,
  *                   descriptors, environment, signals
  *   out.c           the buffered writer, key/value reports, fail()
@@ -85,6 +86,25 @@ static inline int port_listed(const struct ports *ports, unsigned port)
 }
 
 /*
+ * The system-call filter's groups of rules (seccomp.c), as bits. The
+ * terminal rules are always there; the network's with --no-network; the
+ * baseline's unless --allow-syscalls names them, metadata only where the
+ * command could run as uid 0.
+ */
+enum syscall_group {
+	GROUP_TTY = 1 << 0,
+	GROUP_NETWORK = 1 << 1,
+	GROUP_IO_URING = 1 << 2,
+	GROUP_USERNS = 1 << 3,
+	GROUP_KEYRING = 1 << 4,
+	GROUP_BPF = 1 << 5,
+	GROUP_PERF = 1 << 6,
+	GROUP_USERFAULTFD = 1 << 7,
+	GROUP_METADATA = 1 << 8,
+	GROUP_BASELINE = (1 << 9) - (1 << 2), /* io_uring to metadata */
+};
+
+/*
  * A file the command must not be able to replace or redirect (guard.c): an
  * @FILE policy, a report's target. Its inodes are those a lookup of its
  * path goes through, directories above them included, and its own.
@@ -120,6 +140,8 @@ struct request {
 			       makes an implicit --ro / to walk around them */
 	struct ports net[NET_KINDS];
 	uint64_t scopes;
+	int no_network;		   /* --no-network */
+	uint64_t allowed_syscalls; /* --allow-syscalls: GROUP_ bits */
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */
 	int strict, probe, json, verbose;
@@ -147,6 +169,7 @@ struct effective {
 	uint64_t grant_rights[GRANT_KINDS]; /* what each kind of grant gets */
 	struct landlock_ruleset_attr handled;
 	size_t attr_size; /* of handled, as far as this ABI knows it */
+	uint64_t refused; /* the filter's GROUP_ bits for this run */
 };
 
 struct policy {
@@ -217,13 +240,16 @@ void put_names(struct out *o, const struct name *names, uint64_t mask, int json)
 
 /* abi.c */
 extern const struct name fs_rights[], net_rights[], scope_names[], log_flags[], unused_features[];
+extern const struct name syscall_groups[]; /* seccomp.c: --allow-syscalls names */
 uint64_t rights_at(const struct name *table, int abi, unsigned flags);
 int newest_abi(const struct name *table);
 int detect_abi(void);
 void plan_policy(struct policy *p, int kernel_abi);
-uint64_t parse_scopes(const char *list, const char *at);
+uint64_t parse_names(const struct name *table, const char *option, const char *list,
+		     const char *at);
 void kv_abi_version(struct kv *kv, const struct policy *p);
 void kv_fs(struct kv *kv, const struct policy *p);
+void kv_network(struct kv *kv, const struct policy *p);
 void print_policy(const struct policy *p, struct out *err);
 void port_option(char *out, uint64_t right); /* 24 bytes: "--tcp-bind" */
 
@@ -266,9 +292,11 @@ const struct hidden *hidden_at(const struct request *r, const char *canon);
 /* A hidden path strictly beneath the directory CANON; NULL if none. */
 const struct hidden *hidden_beneath(const struct request *r, const char *canon);
 
-/* seccomp.c: TIOCSTI and TIOCLINUX fail with EPERM from now on, on every
- * system-call ABI; needs no_new_privs. 0, or -1 and errno. */
-int refuse_tty_injection(void);
+/* seccomp.c: the groups a run's filter refuses (uid 0 decides metadata),
+ * and the filter of GROUPS installed on every system-call ABI; it needs
+ * no_new_privs. 0, or -1 and errno. */
+uint64_t refused_groups(const struct request *r);
+int filter_syscalls(uint64_t groups);
 
 /* inherit.c: what the caller gave the launcher, handed back to the command. */
 struct caller {

@@ -36,7 +36,7 @@ static const char *const stage_names[] = {
 	[STAGE_RULESET] = "create a ruleset",
 	[STAGE_NO_NEW_PRIVS] = "set no_new_privs",
 	[STAGE_RESTRICT] = "enforce a ruleset",
-	[STAGE_SECCOMP] = "install the seccomp filter against terminal injection",
+	[STAGE_SECCOMP] = "install the seccomp filter",
 };
 
 struct verdict {
@@ -55,6 +55,7 @@ struct probe_env {
 	int pathname_fd;
 	char dir[40]; /* the directory holding it, or "" */
 	int tty;      /* in the child: a pty that is its controlling terminal, or -1 */
+	int call;     /* the check's row of probe_calls[] */
 };
 
 /* Each attempt is told the right that should deny it. */
@@ -160,32 +161,100 @@ static int tioclinux(const struct probe_env *env, uint64_t right)
 	return tty_ioctl(env, TIOCLINUX);
 }
 
+static int inet_socket(int family)
+{
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static int inet4(const struct probe_env *env, uint64_t right)
+{
+	(void)env, (void)right;
+	return inet_socket(AF_INET);
+}
+
+static int inet6(const struct probe_env *env, uint64_t right)
+{
+	(void)env, (void)right;
+	return inet_socket(AF_INET6);
+}
+
+/*
+ * The baseline's calls, each with arguments the kernel refuses with its own
+ * errno (EFAULT, EINVAL, EOPNOTSUPP, EBADF) before it does anything: the
+ * filter's errno differs, so the answer proves the rule, and nothing is
+ * created. Where the kernel answers the filter's errno already (a kernel
+ * without io_uring says ENOSYS), the check is unprovable.
+ */
+static const struct probe_call {
+	int32_t nr, a, b, c;
+} probe_calls[] = {
+	{SYS_io_uring_setup, 0, 0, 0},		 /* params NULL: EFAULT */
+	{SYS_unshare, 0x10000000 | 1, 0, 0},	 /* CLONE_NEWUSER | a signal: EINVAL */
+	{SYS_clone, 0x10000000 | 0x200, 0, 0},	 /* CLONE_NEWUSER | CLONE_FS: EINVAL */
+	{SYS_clone3, 0, 0, 0},			 /* size 0: EINVAL */
+	{SYS_keyctl, 0x7fffffff, 0, 0},		 /* no such operation: EOPNOTSUPP */
+	{SYS_bpf, 0x7fffffff, 0, 0},		 /* no such command: EINVAL */
+	{SYS_perf_event_open, 0, 0, -1},	 /* attr NULL: EFAULT */
+	{SYS_userfaultfd, 1 | 0x40000000, 0, 0}, /* user-mode only, a bad flag: EINVAL */
+	{SYS_fchmod, -1, 04755, 0},		 /* EBADF */
+	{SYS_fremovexattr, -1, 0, 0},		 /* EBADF, before the name is read */
+};
+
+static int baseline_call(const struct probe_env *env, uint64_t right)
+{
+	const struct probe_call *c = &probe_calls[env->call];
+
+	(void)right;
+	return (int)syscall(c->nr, (long)c->a, (long)c->b, (long)c->c, -1L, 0L);
+}
+
 /* A check runs when the probe's ruleset handles its right: every
  * filesystem right of the ABI, the policy's network rights and scopes; the
- * filter's checks always. */
+ * filter's checks when the run's filter has their group (the right). */
 enum handled_in { IN_FS, IN_NET, IN_SCOPED, IN_FILTER };
+
+/* What the attempt before the sandbox must show, or the check proves
+ * nothing: that it succeeds, or that it fails otherwise than the sandbox. */
+enum control { UNCONTROLLED, SUCCEEDS, OTHER_ERRNO };
 
 static const struct check {
 	const char *name;
 	int (*attempt)(const struct probe_env *, uint64_t right);
-	int expect;	/* the errno of the denial: Landlock's, or the filter's */
-	int controlled; /* must succeed before the sandbox, or it proves nothing */
-	enum handled_in in;
-	uint64_t right;
+	uint8_t expect;	    /* the errno of the denial: Landlock's, or the filter's */
+	uint8_t controlled; /* enum control */
+	uint8_t in;	    /* enum handled_in */
+	uint8_t call;	    /* baseline_call's row */
+	uint32_t right;
 } checks[] = {
-	{"read_dir", file_try, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_DIR},
-	{"read_file", file_try, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_READ_FILE},
-	{"write_file", file_try, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_WRITE_FILE},
-	{"resolve_unix", pathname_connect, EACCES, 1, IN_FS, LANDLOCK_ACCESS_FS_RESOLVE_UNIX},
-	{"tcp_bind", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_BIND_TCP},
-	{"tcp_connect", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_CONNECT_TCP},
-	{"udp_bind", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_BIND_UDP},
-	{"udp_connect", port_try, EACCES, 0, IN_NET, LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP},
-	{"signal", signal_parent, EPERM, 1, IN_SCOPED, LANDLOCK_SCOPE_SIGNAL},
-	{"abstract-unix", abstract_connect, EPERM, 0, IN_SCOPED,
+	{"read_dir", file_try, EACCES, SUCCEEDS, IN_FS, 0, LANDLOCK_ACCESS_FS_READ_DIR},
+	{"read_file", file_try, EACCES, SUCCEEDS, IN_FS, 0, LANDLOCK_ACCESS_FS_READ_FILE},
+	{"write_file", file_try, EACCES, SUCCEEDS, IN_FS, 0, LANDLOCK_ACCESS_FS_WRITE_FILE},
+	{"resolve_unix", pathname_connect, EACCES, SUCCEEDS, IN_FS, 0,
+	 LANDLOCK_ACCESS_FS_RESOLVE_UNIX},
+	{"tcp_bind", port_try, EACCES, UNCONTROLLED, IN_NET, 0, LANDLOCK_ACCESS_NET_BIND_TCP},
+	{"tcp_connect", port_try, EACCES, UNCONTROLLED, IN_NET, 0, LANDLOCK_ACCESS_NET_CONNECT_TCP},
+	{"udp_bind", port_try, EACCES, UNCONTROLLED, IN_NET, 0, LANDLOCK_ACCESS_NET_BIND_UDP},
+	{"udp_connect", port_try, EACCES, UNCONTROLLED, IN_NET, 0,
+	 LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP},
+	{"signal", signal_parent, EPERM, SUCCEEDS, IN_SCOPED, 0, LANDLOCK_SCOPE_SIGNAL},
+	{"abstract-unix", abstract_connect, EPERM, UNCONTROLLED, IN_SCOPED, 0,
 	 LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET},
-	{"tiocsti", tiocsti, EPERM, 0, IN_FILTER, 1},
-	{"tioclinux", tioclinux, EPERM, 0, IN_FILTER, 1},
+	{"tiocsti", tiocsti, EPERM, UNCONTROLLED, IN_FILTER, 0, GROUP_TTY},
+	{"tioclinux", tioclinux, EPERM, UNCONTROLLED, IN_FILTER, 0, GROUP_TTY},
+	{"inet", inet4, EAFNOSUPPORT, OTHER_ERRNO, IN_FILTER, 0, GROUP_NETWORK},
+	{"inet6", inet6, EAFNOSUPPORT, OTHER_ERRNO, IN_FILTER, 0, GROUP_NETWORK},
+	{"io_uring", baseline_call, ENOSYS, OTHER_ERRNO, IN_FILTER, 0, GROUP_IO_URING},
+	{"unshare", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 1, GROUP_USERNS},
+	{"clone", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 2, GROUP_USERNS},
+	{"clone3", baseline_call, ENOSYS, OTHER_ERRNO, IN_FILTER, 3, GROUP_USERNS},
+	{"keyctl", baseline_call, ENOSYS, OTHER_ERRNO, IN_FILTER, 4, GROUP_KEYRING},
+	{"bpf", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 5, GROUP_BPF},
+	{"perf_event_open", baseline_call, EACCES, OTHER_ERRNO, IN_FILTER, 6, GROUP_PERF},
+	{"userfaultfd", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 7, GROUP_USERFAULTFD},
+	{"setuid_mode", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 8, GROUP_METADATA},
+	{"xattr", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 9, GROUP_METADATA},
 };
 
 #define NCHECKS	 ((int)(sizeof checks / sizeof checks[0]))
@@ -198,7 +267,7 @@ static uint32_t wanted_checks(const struct policy *p)
 		[IN_FS] = p->kernel.fs_abi,
 		[IN_NET] = h->handled_access_net,
 		[IN_SCOPED] = h->scoped,
-		[IN_FILTER] = 1,
+		[IN_FILTER] = p->kernel.refused,
 	};
 	uint32_t wanted = 0;
 	int i;
@@ -222,14 +291,14 @@ static int listen_abstract(struct probe_env *env)
 	return 0;
 }
 
-/* The checks of one kind, as bits. */
-static uint32_t checks_in(enum handled_in in)
+/* The checks of one kind, and of some of the filter's groups, as bits. */
+static uint32_t checks_in(enum handled_in in, uint64_t groups)
 {
 	uint32_t mask = 0;
 	int i;
 
 	for (i = 0; i < NCHECKS; i++)
-		if (checks[i].in == in)
+		if (checks[i].in == in && (in != IN_FILTER || (checks[i].right & groups)))
 			mask |= 1U << i;
 	return mask;
 }
@@ -251,6 +320,8 @@ static int own_tty(void)
 	return slave;
 }
 
+/* Landlock first: its checks run before the filter, whose --no-network
+ * would refuse the sockets the port checks need. */
 static int sandbox_nothing(const struct policy *p, struct verdict *v)
 {
 	const struct effective *k = &p->kernel;
@@ -272,41 +343,58 @@ static int sandbox_nothing(const struct policy *p, struct verdict *v)
 	v->stage = STAGE_RESTRICT;
 	if (landlock_restrict_self(ruleset, p->asked.log_flags | quiet))
 		return -1;
-	v->stage = STAGE_SECCOMP;
-	if (refuse_tty_injection())
-		return -1;
 	v->stage = STAGE_DONE;
 	return close(ruleset);
+}
+
+/* The checks of MASK in the sandbox: 0, or -1 at the first not refused as
+ * expected, with v->failed set. */
+static int attempt_checks(struct probe_env *env, struct verdict *v, uint32_t mask)
+{
+	int i;
+
+	for (i = 0; i < NCHECKS; i++) {
+		if (!(mask & 1U << i) || (v->unprovable & 1U << i))
+			continue;
+		env->call = checks[i].call;
+		if (checks[i].attempt(env, checks[i].right) == 0) {
+			v->failed = i; /* failed_errno 0: not denied at all */
+			return -1;
+		}
+		if (errno != checks[i].expect) {
+			v->failed = i;
+			v->failed_errno = errno;
+			return -1;
+		}
+		v->proven |= 1U << i;
+	}
+	return 0;
 }
 
 static void self_test_child(const struct policy *p, struct probe_env *env, int out)
 {
 	struct verdict v = {.failed = -1};
-	uint32_t wanted = wanted_checks(p);
+	uint32_t wanted = wanted_checks(p), filtered = checks_in(IN_FILTER, ~0ULL);
 	int abstract = (p->kernel.handled.scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET) != 0;
 	int i;
 
 	env->tty = own_tty();
-	for (i = 0; i < NCHECKS; i++)
+	for (i = 0; i < NCHECKS; i++) {
+		env->call = checks[i].call;
 		if ((wanted & 1U << i) && checks[i].controlled &&
-		    checks[i].attempt(env, checks[i].right))
+		    checks[i].attempt(env, checks[i].right) &&
+		    (checks[i].controlled == SUCCEEDS || errno == checks[i].expect))
 			v.unprovable |= 1U << i;
+	}
 	v.stage = STAGE_LISTEN;
-	if ((!abstract || listen_abstract(env) == 0) && sandbox_nothing(p, &v) == 0)
-		for (i = 0; i < NCHECKS; i++) {
-			if (!(wanted & 1U << i) || (v.unprovable & 1U << i))
-				continue;
-			if (checks[i].attempt(env, checks[i].right) == 0) {
-				v.failed = i; /* failed_errno 0: not denied at all */
-				break;
-			}
-			if (errno != checks[i].expect) {
-				v.failed = i;
-				v.failed_errno = errno;
-				break;
-			}
-			v.proven |= 1U << i;
+	if ((!abstract || listen_abstract(env) == 0) && sandbox_nothing(p, &v) == 0 &&
+	    attempt_checks(env, &v, wanted & ~filtered) == 0) {
+		v.stage = STAGE_SECCOMP;
+		if (filter_syscalls(p->kernel.refused) == 0) {
+			v.stage = STAGE_DONE;
+			attempt_checks(env, &v, wanted & filtered);
 		}
+	}
 	v.stage_errno = v.stage ? errno : 0;
 	_exit(write(out, &v, sizeof v) == sizeof v ? 0 : 1);
 }
@@ -460,10 +548,15 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 	kv_names(&kv, "scopes", scope_names, rights_at(scope_names, k->abi, 0));
 	kv_bool(&kv, "log_flags", rights_at(log_flags, k->abi, 0) != 0);
 	kv_names(&kv, "unused", unused_features, rights_at(unused_features, k->abi, 0));
-	kv_checks(&kv, "proven", v->proven & ~checks_in(IN_FILTER));
+	kv_checks(&kv, "proven", v->proven & ~checks_in(IN_FILTER, ~0ULL));
+	kv_checks(&kv, "unprovable", v->unprovable);
 	kv_word(&kv, "tty_injection",
-		(v->proven & checks_in(IN_FILTER)) == checks_in(IN_FILTER) ? "refused"
-									   : "unproven");
+		(v->proven & checks_in(IN_FILTER, GROUP_TTY)) == checks_in(IN_FILTER, GROUP_TTY)
+			? "refused"
+			: "unproven");
+	/* every check of these was proven, or is listed as unprovable */
+	kv_network(&kv, p);
+	kv_names(&kv, "baseline", syscall_groups, k->refused);
 	kv_word(&kv, "self_test", "passed");
 	kv_end(&kv);
 }

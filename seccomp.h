@@ -1,10 +1,9 @@
 /*
  * Seccomp for landlock-run: the UAPI it needs (linux/filter.h,
  * linux/seccomp.h), our own as landlock.h is, since musl-gcc cannot see the
- * kernel's headers; and a small builder for classic BPF filters, so that
- * every filter the launcher installs starts with the same check of the
- * system-call ABI (platform/linux-ARCH.h lists the ABIs a process can enter
- * through).
+ * kernel's headers; and the few steps of building a classic BPF filter
+ * (platform/linux-ARCH.h lists the ABIs a process can enter through and
+ * the numbers of the calls the launcher's filter has rules for).
  */
 #ifndef LR_SECCOMP_H
 #define LR_SECCOMP_H
@@ -46,20 +45,24 @@ struct sock_fprog {
 #define SECCOMP_RET_ALLOW	 0x7fff0000U
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS: A = data[k] (32 bits) */
+#define BPF_LD_IMM 0x00 /* BPF_LD | BPF_W | BPF_IMM: A = k */
+#define BPF_AND_K  0x54 /* BPF_ALU | BPF_AND | BPF_K: A &= k */
 #define BPF_JEQ_K  0x15 /* BPF_JMP | BPF_JEQ | BPF_K: A == k ? jt : jf */
+#define BPF_JGT_K  0x25 /* BPF_JMP | BPF_JGT | BPF_K: A > k ? jt : jf */
 #define BPF_JSET_K 0x45 /* BPF_JMP | BPF_JSET | BPF_K: A & k ? jt : jf */
 #define BPF_RET_K  0x06 /* BPF_RET | BPF_K */
+#define BPF_JA	   0x05 /* BPF_JMP | BPF_JA: pc += k (32 bits) */
 
-/* One system-call ABI a process can enter the kernel through: its
- * AUDIT_ARCH value and the numbers one system call has in it (x86_64 has
- * several: x32 numbers carry bit 30). 0 ends the list: no ABI here gives
- * the calls we filter the number 0. */
+/* One column of the NR_ rows (platform/): the arch a call reports, and the
+ * bit its ABI's numbers carry (x32's bit 30), else 0. */
 struct syscall_abi {
 	uint32_t arch;
-	uint32_t nr[3];
+	uint32_t nr_bit;
 };
 
-#define FILTER_MAX 192 /* --explain's: 4 + up to 5 per watched call */
+/* The longest filter the launcher builds (seccomp.c: every group, on the
+ * three x86_64 ABIs, is under 200), and --explain's (4 + up to 5 per call). */
+#define FILTER_MAX 512
 
 /* A filter under construction, and the builder's steps (seccomp.c). */
 struct filter {
@@ -68,10 +71,6 @@ struct filter {
 };
 
 void filter_emit(struct filter *f, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k);
-/* The ABI check first: a known ABI's listed call goes on to the next
- * instruction, its other calls are allowed, and an ABI not in the table
- * kills the process. */
-void filter_match_call(struct filter *f, const struct syscall_abi *abis, size_t nabis);
 /* seccomp(SET_MODE_FILTER), which needs no_new_privs: 0, or -1 and errno. */
 int filter_install(const struct filter *f);
 

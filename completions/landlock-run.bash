@@ -32,9 +32,11 @@ _landlock_run() {
 	--tcp-bind | --tcp-connect | --udp-bind | --udp-connect)
 		mapfile -t COMPREPLY < <(compgen -W 'none' -- "$cur")
 		return ;;
-	--scope) # a comma list: complete the item after the last comma
+	--scope | --allow-syscalls) # a comma list: complete the item after the last comma
+		local words='signal abstract-unix'
+		[[ $prev == --allow-syscalls ]] && words='io_uring userns keyring bpf perf userfaultfd metadata'
 		compopt -o nospace
-		mapfile -t COMPREPLY < <(compgen -P "${cur%"${cur##*,}"}" -W 'signal abstract-unix' -- "${cur##*,}")
+		mapfile -t COMPREPLY < <(compgen -P "${cur%"${cur##*,}"}" -W "$words" -- "${cur##*,}")
 		return ;;
 	--abi | --status-fd) # a number
 		COMPREPLY=()
@@ -45,7 +47,8 @@ _landlock_run() {
 		return ;;
 	esac
 	local options='--ro --rw --ro-try --rw-try --hide --no-symlinks --unix --tcp-bind --tcp-connect
-		--no-tcp --udp-bind --udp-connect --no-udp --scope --log-subprocesses --no-log
+		--no-tcp --udp-bind --udp-connect --no-udp --no-network --scope --allow-syscalls
+		--log-subprocesses --no-log
 		--no-log-nested --explain --explain-json --learn --keep-caps --new-session
 		--die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe
 		--json -v --verbose --status-fd -h --help -V --version --'

@@ -2,19 +2,65 @@
  * linux-arm64: what the C code needs to know about aarch64 system calls.
  *
  * The system-call ABIs an aarch64 kernel lets a process use, for the
- * seccomp filter against terminal injection (seccomp.c): its own, and
- * 32-bit ARM (EABI) where the kernel has CONFIG_COMPAT and the CPU runs
- * AArch32 code, entered by executing a 32-bit binary.
+ * seccomp filter (seccomp.c): its own, and 32-bit ARM (EABI) where the
+ * kernel has CONFIG_COMPAT and the CPU runs AArch32 code, entered by
+ * executing a 32-bit binary.
  */
 #define AUDIT_ARCH_AARCH64 0xc00000b7U /* EM_AARCH64 | 64-bit | little-endian */
 #define AUDIT_ARCH_ARM	   0x40000028U /* EM_ARM | little-endian */
 #define NATIVE_ARCH	   AUDIT_ARCH_AARCH64
 
-/* ioctl(2): 29 in the generic table aarch64 uses, 54 on ARM EABI. */
-#define IOCTL_ABIS                                                              \
-	{                                                                       \
-		{AUDIT_ARCH_AARCH64, {29, 0, 0}}, {AUDIT_ARCH_ARM, {54, 0, 0}}, \
+/* The columns of the NR_ rows below: each ABI's arch, and no number bit. */
+#define NABIS 2
+#define SYSCALL_ABIS                                          \
+	{                                                     \
+		{AUDIT_ARCH_AARCH64, 0}, {AUDIT_ARCH_ARM, 0}, \
 	}
+
+/*
+ * The calls the filter has rules for: aarch64 (the generic table, musl's
+ * aarch64 bits/syscall.h), ARM EABI (the kernel's unistd-eabi.h, as
+ * Debian's linux-libc-dev-armhf-cross has it); 0 where the ABI lacks the
+ * call. The generic table has none of the legacy path calls (open, creat,
+ * chmod, mknod); EABI has no socketcall (OABI only). The calls added since
+ * Linux 5.1 have one number on every ABI (424 and up).
+ */
+/* clang-format off */
+#define NR_ioctl		{29, 54}
+#define NR_socket		{198, 281}
+#define NR_socketpair		{199, 288}
+#define NR_socketcall		{0, 0}
+#define NR_io_uring_setup	{425, 425}
+#define NR_io_uring_enter	{426, 426}
+#define NR_io_uring_register	{427, 427}
+#define NR_unshare		{97, 337}
+#define NR_clone		{220, 120}
+#define NR_clone3		{435, 435}
+#define NR_add_key		{217, 309}
+#define NR_request_key		{218, 310}
+#define NR_keyctl		{219, 311}
+#define NR_bpf			{280, 386}
+#define NR_perf_event_open	{241, 364}
+#define NR_userfaultfd		{282, 388}
+#define NR_chmod		{0, 15}
+#define NR_fchmod		{52, 94}
+#define NR_fchmodat		{53, 333}
+#define NR_fchmodat2		{452, 452}
+#define NR_open			{0, 5}
+#define NR_creat		{0, 8}
+#define NR_openat		{56, 322}
+#define NR_openat2		{437, 437}
+#define NR_mknod		{0, 14}
+#define NR_mknodat		{33, 324}
+#define NR_setxattr		{5, 226}
+#define NR_lsetxattr		{6, 227}
+#define NR_fsetxattr		{7, 228}
+#define NR_removexattr		{14, 235}
+#define NR_lremovexattr		{15, 236}
+#define NR_fremovexattr		{16, 237}
+#define NR_setxattrat		{463, 463}
+#define NR_removexattrat	{466, 466}
+/* clang-format on */
 
 /*
  * The calls --explain and --learn watch (trace/calls.c), with their numbers in the

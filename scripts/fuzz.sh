@@ -148,10 +148,17 @@ tally_check "fuzz: catches SIGPIPE left ignored for the command" mutant sigpipe 
 	'/^[[:space:]]*give_back_signals(caller);$/d'
 tally_check "fuzz: catches root's capabilities left to the command" mutant caps landlock-run.c \
 	's/^\tif (!p.asked.keep_caps)$/\tif (0)/'
-tally_check "fuzz: catches a filter that reads the high half of the command" mutant high \
-	seccomp.c 's/SECCOMP_DATA_ARG(1));$/SECCOMP_DATA_ARG(1) + 4);/'
+tally_check "fuzz: catches a filter that reads the high half of an argument" mutant high \
+	seccomp.c 's/SECCOMP_DATA_ARG(r->arg));$/SECCOMP_DATA_ARG(r->arg) + 4);/'
 tally_check "fuzz: catches a filter without the i386 ABI" mutant i386 platform/linux-x64.h \
-	'/{AUDIT_ARCH_I386, {54, 0, 0}},/d'
+	's/{AUDIT_ARCH_I386, 0},/{AUDIT_ARCH_I386 ^ 1, 0},/'
+tally_check "fuzz: catches clone's flags read from the wrong argument" mutant clone-arg seccomp.c \
+	's/{GROUP_USERNS, NR_clone, 0, SET,/{GROUP_USERNS, NR_clone, 1, SET,/'
+tally_check "fuzz: catches a run without the baseline" mutant no-baseline seccomp.c \
+	's/uint64_t groups = GROUP_TTY | GROUP_BASELINE;/uint64_t groups = GROUP_TTY;/'
+tally_check "fuzz: catches an argument read before the number (no action cache)" mutant \
+	cache seccomp.c \
+	's/^\t\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);$/\t\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(0));\n&/'
 tally_check "fuzz: catches an environment edited out of order" mutant env inherit.c \
 	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/'
 tally_check "fuzz: catches a forged stop trusted without the kernel's call number" mutant \

@@ -49,6 +49,11 @@ bash_complete() {
 	assert_output signal
 	run bash_complete --scope signal,ab
 	assert_output signal,abstract-unix
+	run bash_complete --allow-syscalls io_uring,user
+	assert_output "io_uring,userns
+io_uring,userfaultfd"
+	run bash_complete --allow-syscalls me
+	assert_output metadata
 	run bash_complete --abi ''
 	assert_output ''
 	touch "$BATS_TEST_TMPDIR/policy.args"

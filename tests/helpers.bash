@@ -165,6 +165,15 @@ probe_report() {
 	echo "log_flags=$(yes_from "$(right_abi --no-log)" "$used")"
 	echo "unused=$(rights unused "$used")"
 	echo "proven=${4:-$(proven_at "$used")}"
+	echo "unprovable="
 	echo "tty_injection=refused"
+	echo "network=none"
+	echo "baseline=$(baseline_groups)"
 	echo "self_test=passed"
+}
+
+# baseline_groups: what the filter refuses by default, for whoever runs this:
+# root's metadata too where the caller is uid 0 (any of its three uids).
+baseline_groups() {
+	echo "io_uring,userns,keyring,bpf,perf,userfaultfd$([ "$(id -u)" = 0 ] && echo ,metadata)"
 }

@@ -10,9 +10,10 @@ Exits non-zero naming the first difference.
 import json
 import sys
 
-LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven")
+LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven", "unprovable", "baseline")
 BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags")
-KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "self_test", *LISTS,
+KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "network", "self_test",
+        *LISTS,
         *BOOLS}
 
 
@@ -26,6 +27,7 @@ def valid(raw):
     assert KEYS <= set(j), KEYS - set(j)
     assert j["self_test"] == "passed" and j["enforcement"] in ("full", "partial")
     assert j["tty_injection"] == "refused"
+    assert j["network"] in ("all", "tcp,udp", "tcp", "udp", "none"), j["network"]
     assert all(type(j[k]) is list for k in LISTS)
     assert all(type(j[k]) is bool for k in BOOLS)
     assert type(j["errata"]) in (int, type(None)) and type(j["abi"]) is int, "abi/errata are not numbers"
@@ -45,6 +47,7 @@ def same(text, raw):
         "errata": None if t["errata"] == "unknown" else int(t["errata"], 16),
         "fs": t["fs"],
         "tty_injection": t["tty_injection"],
+        "network": t["network"],
         "self_test": t["self_test"],
     }
     for key in LISTS:

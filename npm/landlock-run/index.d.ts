@@ -11,6 +11,12 @@ type WithNode<N, Fallback> = typeof globalThis extends { process: unknown } ? N 
 /** A Landlock scope name accepted by `--scope`. */
 export type Scope = 'abstract-unix' | 'signal';
 
+/** A group of system calls the launcher's baseline refuses, named by `--allow-syscalls`. */
+export type SyscallGroup = 'io_uring' | 'userns' | 'keyring' | 'bpf' | 'perf' | 'userfaultfd' | 'metadata';
+
+/** Every system-call group this package knows, in the launcher's order. */
+export declare const SYSCALL_GROUPS: readonly SyscallGroup[];
+
 /** A port 0..65535, or a range of them 'A-B' with A <= B. */
 export type Port = number | `${number}-${number}`;
 
@@ -68,8 +74,21 @@ export interface Policy {
 	udpConnect?: readonly Port[] | 'none';
 	/** `--no-udp`: the same as udpBind and udpConnect 'none'; given with either of them, a TypeError. */
 	noUdp?: boolean;
+	/**
+	 * `--no-network`: the command creates no socket but AF_UNIX, on every ABI, and where the
+	 * ABI has them no TCP (ABI 4) or UDP (ABI 10) port is allowed either. A port list in
+	 * tcpBind/tcpConnect/udpBind/udpConnect beside it is a TypeError ('none' is not).
+	 */
+	noNetwork?: boolean;
 	/** IPC scopes to confine, one `--scope S` each. Needs ABI 6. */
 	scopes?: readonly Scope[];
+	/**
+	 * Groups of the baseline to allow, one `--allow-syscalls G` each: by default io_uring,
+	 * user namespaces, the keyring, bpf, perf_event_open and userfaultfd are refused, and run
+	 * as uid 0 setuid/setgid modes and extended attributes (`metadata`). `'io_uring'` with
+	 * noNetwork is a TypeError.
+	 */
+	allowSyscalls?: readonly SyscallGroup[];
 	/** `--log-subprocesses`: the audit log also gets the denials of the command and all it runs. Needs ABI 7. */
 	logSubprocesses?: boolean;
 	/** `--no-log`: log no denials before the exec. Needs ABI 7. */

@@ -5,11 +5,12 @@
 // what the kernel enforces.
 // CommonJS, so require() works on every Node that engines admits; ESM imports it by name.
 const { launcherPath } = require('./lib/platform.js');
-const { grantArgs, POLICY_OPTIONS, SCOPES } = require('./lib/policy.js');
+const { grantArgs, POLICY_OPTIONS, SCOPES, SYSCALL_GROUPS } = require('./lib/policy.js');
 const { probe } = require('./lib/probe.js');
 const { command, isLauncherFailure, spawnConfined } = require('./lib/run.js');
 const { parseDenials } = require('./lib/denials.js');
 
 module.exports = {
-	launcherPath, grantArgs, command, spawnConfined, probe, isLauncherFailure, parseDenials, SCOPES, POLICY_OPTIONS,
+	launcherPath, grantArgs, command, spawnConfined, probe, isLauncherFailure, parseDenials, SCOPES, SYSCALL_GROUPS,
+	POLICY_OPTIONS,
 };

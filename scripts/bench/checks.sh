@@ -53,6 +53,16 @@ tally_check "--ro / --hide: the hidden key is unreadable, a sibling is there, an
 # shellcheck disable=SC2086
 fact hide_rules "$("$lr" -v $hide_grants -- /bin/true 2>&1 | sed -n 's/^landlock-run hide: .*: \([0-9]*\) rules$/\1/p')"
 fact hide_home_entries "$(ls -A "$home" | wc -l)"
+# The filter's cases: the same walk with and without the baseline, and -v says
+# which groups each launcher's filter refuses.
+# shellcheck disable=SC2086
+same_walk() { [ "$("$lr" $find_grants -- $findx_cmd | wc -l)" = "$("$lr" $tiocsti_only $find_grants -- $findx_cmd | wc -l)" ]; }
+# shellcheck disable=SC2086
+baseline_is() { "$lr" -v $1 -- /bin/true 2>&1 | grep -qx "landlock-run policy: baseline=$2"; }
+tally_check "find /usr -xdev lists as many paths under the baseline as with every group allowed" same_walk
+tally_check "-v: the default run refuses the baseline groups" baseline_is "" \
+	"io_uring,userns,keyring,bpf,perf,userfaultfd$([ "$(id -u)" = 0 ] && echo ,metadata)"
+tally_check "-v: with every group allowed, nothing but TIOCSTI is refused" baseline_is "$tiocsti_only" ""
 tally_check "-v: 10,000 distinct directories and / are 10,001 grants" grant_lines 10001 "$(grants 10000)"
 tally_check "-v: one directory 10,000 times and / are 10,001 grants" grant_lines 10001 "$(dups 10000)"
 

@@ -16,6 +16,7 @@ LAUNCH_ROWS = [
     ("floor-seccomp", "floor-seccomp: floor-landlock + a one-instruction seccomp filter → `/bin/true`"),
     ("landlock-run", "**`landlock-run --ro / --rw /tmp --rw /dev/null -- /bin/true`**"),
     ("landlock-run-keep-caps", "the same with `--keep-caps` (as root: no capability drop)"),
+    ("landlock-run-tiocsti", "the same with every `--allow-syscalls` group: only the TIOCSTI filter's rules"),
     ("bwrap", "`bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true`"),
     ("probe", "`landlock-run --probe` (forks a self-test child)"),
 ]

@@ -28,6 +28,16 @@ RATIOS = [
      "under --ro / read-only opens need not stop)"),
     ("build", "build-explain", "build", 1.05,
      "--explain on a zlib-sized `./configure && make -j2` within 1.05× of the same confined run (issue 20)"),
+    ("compile", "compile-explain", "compile", 1.5,
+     "--explain on a gcc compile of a 1,000-line C file within 1.5× of the same confined run (issue 13)"),
+    ("launch", "landlock-run", "landlock-run-tiocsti", 1.03,
+     "launch with the system-call baseline (and root's metadata rules) within 1.03× of the same launcher "
+     "with only the TIOCSTI filter, every group allowed (issue 18)"),
+    ("filter", "find-xdev", "find-xdev-tiocsti", 1.01,
+     "`find /usr -xdev` under the baseline within 1.01× of the same with only the TIOCSTI filter: the "
+     "kernel's seccomp action cache answers the calls without a rule (issue 18)"),
+    ("compile", "compile", "compile-tiocsti", 1.01,
+     "the gcc compile under the baseline within 1.01× of the same with only the TIOCSTI filter (issue 18)"),
 ]
 MAX_CALLS_PER_GRANT = 2.1  # strace -c -f, beyond a fixed start-up (issue 10)
 MAX_HIDE = 1.5  # --ro / --hide ~/.ssh against --ro / at launch, a home of 200 entries (issue 19)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/matrix/initramfs.sh ARCH: build/kernel-matrix/ARCH/initrd.gz, the guest's
 # whole userland: a static busybox, the launcher under test, tests/tryop.c and
-# tests/tty.c (static; lr-tty, beside busybox's tty) and on x86_64 tests/inject32.c,
+# tests/tty.c (static; lr-tty, beside busybox's tty), tests/sysop.c and on x86_64 tests/inject32.c,
 # tests/guest/init as /init, and in /guest the tests/guest/*.sh checks and the
 # rights table tests/rights.sh.
 # Run by scripts/kernel-matrix.sh.
@@ -55,6 +55,7 @@ cp "$bin" "$dir/root/bin/landlock-run"
 cp "$(busybox "$deb")" "$dir/root/bin/busybox"
 cp "$root/build/$arch/tryop" "$dir/root/bin/tryop"
 cp "$root/build/$arch/tty" "$dir/root/bin/lr-tty"
+cp "$root/build/$arch/sysop" "$dir/root/bin/sysop"
 [ "$arch" != x86_64 ] || cp "$root/build/$arch/inject32" "$dir/root/bin/inject32"
 install -m 0755 "$root/tests/guest/init" "$dir/root/init"
 install -m 0644 "$root"/tests/guest/*.sh "$root/tests/rights.sh" "$dir/root/guest/"

@@ -14,7 +14,9 @@
  *     leak into the command, or with another SIGPIPE disposition than the
  *     caller gave, or with capabilities left (any without --keep-caps, or
  *     root's bounding set), or without the one seccomp filter that refuses
- *     TIOCSTI and TIOCLINUX on every ABI and allows the rest, or without the
+ *     TIOCSTI and TIOCLINUX on every ABI, the network with --no-network, the
+ *     baseline but what --allow-syscalls allows, root's metadata, and allows
+ *     the rest without reading an argument, or without the
  *     session, parent-death signal, close-on-exec descriptors and
  *     environment the process options ask for (process.c plays these calls,
  *     runs the filter on test vectors and models the environment);
@@ -67,6 +69,7 @@
 #undef fork
 #undef _Fork
 #undef setsid
+#undef getresuid
 #undef calloc
 #undef malloc
 #undef realloc
@@ -160,10 +163,30 @@ static uint64_t fs_of_abi(int abi)
 struct asked {
 	int reads, strict, probe, info, abi_limit;
 	struct asked_process process;
-	int argfile; /* an @FILE before --: its options are not known here */
+	int argfile;   /* an @FILE before --: its options are not known here */
+	int port_list; /* a --tcp-* or --udp-* with ports, not none */
 	uint64_t net, scoped;
 	uint32_t log;
 };
+
+/* --allow-syscalls: the names of the contract, as process.h's F_ bits. */
+static unsigned groups_named(const char *list)
+{
+	static const char *const names[] = {"io_uring", "userns",      "keyring",  "bpf",
+					    "perf",	"userfaultfd", "metadata", NULL};
+	unsigned groups = 0;
+	char *copy = strdup(list), *save = NULL, *tok;
+	int i;
+
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		for (i = 0; names[i]; i++)
+			if (strcmp(tok, names[i]) == 0)
+				groups |= F_IO_URING << i;
+	free(copy);
+	return groups;
+}
 
 static uint64_t scopes_named(const char *list)
 {
@@ -192,10 +215,12 @@ static int looks_like_option(const char *arg)
 /* One long option, NAME or NAME=VALUE; returns how many argv slots it used. */
 static int read_option(struct asked *a, char **argv, int i, int end)
 {
-	static const char *const with_arg[] = {"ro",	      "rw",	  "ro-try",	 "rw-try",
-					       "unix",	      "tcp-bind", "tcp-connect", "udp-bind",
-					       "udp-connect", "scope",	  "abi",	 "setenv",
-					       "unsetenv",    "hide",	  NULL};
+	static const char *const with_arg[] = {
+		"ro",	       "rw",	   "ro-try",	     "rw-try",
+		"unix",	       "tcp-bind", "tcp-connect",    "udp-bind",
+		"udp-connect", "scope",	   "allow-syscalls", "abi",
+		"setenv",      "unsetenv", "hide",	     "status-fd",
+		NULL};
 	const char *text = argv[i] + 2, *eq = strchr(text, '=');
 	size_t len = eq ? (size_t)(eq - text) : strlen(text);
 	const char *value = eq ? eq + 1 : NULL;
@@ -224,6 +249,13 @@ static int read_option(struct asked *a, char **argv, int i, int end)
 		a->net |= LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP;
 	if (IS("scope"))
 		a->scoped |= scopes_named(value);
+	if (IS("allow-syscalls"))
+		a->process.allowed |= groups_named(value);
+	if (IS("no-network"))
+		a->process.no_network = 1;
+	if ((IS("tcp-bind") || IS("tcp-connect") || IS("udp-bind") || IS("udp-connect")) &&
+	    strcmp(value, "none") != 0)
+		a->port_list = 1;
 	if (IS("abi"))
 		a->abi_limit = (int)strtoul(value, NULL, 10);
 	if (IS("strict"))
@@ -325,7 +357,7 @@ static void check_descriptors(void)
 static void check_policy(const struct asked *a)
 {
 	int used = run.abi < ABI_NEWEST ? run.abi : ABI_NEWEST;
-	uint64_t fs;
+	uint64_t fs, net = a->net;
 
 	if (a->abi_limit && a->abi_limit < used)
 		used = a->abi_limit;
@@ -339,15 +371,22 @@ static void check_policy(const struct asked *a)
 		finding("--scope ran at ABI %d", used);
 	if (a->log && used < 7)
 		finding("log flags ran at ABI %d", used);
+	if (a->process.no_network && a->port_list)
+		finding("a port list with --no-network reached exec");
+	if (a->process.no_network && (a->process.allowed & F_IO_URING))
+		finding("--allow-syscalls io_uring with --no-network reached exec");
 	fs = a->reads ? fs_of_abi(used) : fs_of_abi(used) & ~FS_READ;
 	if (run.handled.handled_access_fs != fs)
 		finding("handled fs 0x%llx, the contract says 0x%llx at ABI %d",
 			(unsigned long long)run.handled.handled_access_fs, (unsigned long long)fs,
 			used);
-	if (run.handled.handled_access_net != a->net || run.handled.scoped != a->scoped)
+	/* --no-network: every port rule the ABI has, none allowed */
+	if (a->process.no_network)
+		net |= (used >= 4 ? NET_TCP : 0) | (used >= 10 ? NET_UDP : 0);
+	if (run.handled.handled_access_net != net || run.handled.scoped != a->scoped)
 		finding("handled net 0x%llx scoped 0x%llx, asked 0x%llx 0x%llx",
 			(unsigned long long)run.handled.handled_access_net,
-			(unsigned long long)run.handled.scoped, (unsigned long long)a->net,
+			(unsigned long long)run.handled.scoped, (unsigned long long)net,
 			(unsigned long long)a->scoped);
 	if (run.restrict_flags != a->log)
 		finding("restrict_self flags 0x%x, asked 0x%x", run.restrict_flags, a->log);
@@ -413,6 +452,11 @@ pid_t lr_fuzz_fork(void)
 pid_t lr_fuzz_setsid(void)
 {
 	return process_setsid();
+}
+
+int lr_fuzz_getresuid(uid_t *r, uid_t *e, uid_t *s)
+{
+	return process_getresuid(r, e, s);
 }
 
 int lr_fuzz_prctl(int option, ...)

@@ -43,6 +43,7 @@
 #undef fork
 #undef _Fork
 #undef setsid
+#undef getresuid
 #undef calloc
 #undef malloc
 #undef realloc
@@ -124,6 +125,11 @@ pid_t lr_fuzz_fork(void)
 pid_t lr_fuzz_setsid(void)
 {
 	finding("setsid from a decoder");
+}
+
+int lr_fuzz_getresuid(uid_t *r, uid_t *e, uid_t *s)
+{
+	return getresuid(r, e, s);
 }
 
 void *lr_fuzz_calloc(size_t n, size_t size)

@@ -25,6 +25,7 @@ long lr_fuzz_syscall(long nr, ...);
 int lr_fuzz_prctl(int option, ...);
 pid_t lr_fuzz_fork(void);
 pid_t lr_fuzz_setsid(void);
+int lr_fuzz_getresuid(uid_t *r, uid_t *e, uid_t *s);
 void *lr_fuzz_calloc(size_t n, size_t size);
 void *lr_fuzz_malloc(size_t size);
 void *lr_fuzz_realloc(void *ptr, size_t size);
@@ -33,21 +34,22 @@ void *lr_fuzz_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t of
 int lr_fuzz_munmap(void *addr, size_t len);
 void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...);
 
-#define exit	lr_fuzz_exit
-#define _exit	lr_fuzz__exit
-#define execvp	lr_fuzz_execvp
-#define syscall lr_fuzz_syscall
-#define prctl	lr_fuzz_prctl
-#define fork	lr_fuzz_fork
-#define _Fork	lr_fuzz_fork
-#define setsid	lr_fuzz_setsid
-#define calloc	lr_fuzz_calloc
-#define malloc	lr_fuzz_malloc
-#define realloc lr_fuzz_realloc
-#define free	lr_fuzz_free
-#define mmap	lr_fuzz_mmap
-#define munmap	lr_fuzz_munmap
-#define mremap	lr_fuzz_mremap
-#define main	lr_main
+#define exit	  lr_fuzz_exit
+#define _exit	  lr_fuzz__exit
+#define execvp	  lr_fuzz_execvp
+#define syscall	  lr_fuzz_syscall
+#define prctl	  lr_fuzz_prctl
+#define fork	  lr_fuzz_fork
+#define _Fork	  lr_fuzz_fork
+#define setsid	  lr_fuzz_setsid
+#define getresuid lr_fuzz_getresuid
+#define calloc	  lr_fuzz_calloc
+#define malloc	  lr_fuzz_malloc
+#define realloc	  lr_fuzz_realloc
+#define free	  lr_fuzz_free
+#define mmap	  lr_fuzz_mmap
+#define munmap	  lr_fuzz_munmap
+#define mremap	  lr_fuzz_mremap
+#define main	  lr_main
 
 #endif

@@ -25,9 +25,24 @@ struct process {
 
 #define MAX_ENV_EDITS 64
 
+/* The filter's groups as the contract names them (process.c's vectors). */
+enum {
+	F_TTY = 1 << 0,
+	F_NETWORK = 1 << 1,
+	F_IO_URING = 1 << 2,
+	F_USERNS = 1 << 3,
+	F_KEYRING = 1 << 4,
+	F_BPF = 1 << 5,
+	F_PERF = 1 << 6,
+	F_USERFAULTFD = 1 << 7,
+	F_METADATA = 1 << 8,
+};
+
 /* What the command line asks of the process (fuzz_args.c reads it). */
 struct asked_process {
 	int keep_caps, new_session, die_with_parent, close_fds;
+	int no_network;
+	unsigned allowed;		/* --allow-syscalls, as F_ bits */
 	const char *env[MAX_ENV_EDITS]; /* --setenv/--unsetenv text, NULL: --clearenv */
 	int nenv;
 };
@@ -45,9 +60,13 @@ long process_capset(const void *header, const void *data);
 long process_seccomp(unsigned op, unsigned flags, const void *prog);
 long process_close_range(unsigned first, unsigned last, unsigned flags);
 pid_t process_setsid(void);
+int process_getresuid(uid_t *r, uid_t *e, uid_t *s); /* root's ids, or 1000 */
 /* At exec: the capability sets the command would get are what the contract
- * says, and the one seccomp filter refuses terminal injection on every ABI
- * and allows the rest (run on test vectors by a BPF interpreter). */
+ * says, and the one seccomp filter refuses terminal injection, the network
+ * with --no-network, the baseline but what --allow-syscalls names and, for
+ * root, metadata, on every ABI, allows the rest, and decides every call it
+ * allows without a rule on its number alone (run on test vectors by a BPF
+ * interpreter). */
 void process_check_exec(const struct asked_process *a);
 
 #endif

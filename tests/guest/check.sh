@@ -17,7 +17,7 @@
 E=${LR_EXPECT_ABI:?LR_EXPECT_ABI not set on the kernel command line}
 lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)
 here=$(dirname "$0")
-for f in rights expect off probe confine explain process; do # rights.sh is tests/rights.sh
+for f in rights expect off probe confine explain process baseline; do # rights.sh is tests/rights.sh
 	# shellcheck source=/dev/null
 	. "$here/$f.sh"
 done
@@ -74,5 +74,8 @@ explain_udp           10
 learn                 1
 tiocsti               1
 caps_dropped          1
+no_network            1
+baseline              1
+metadata              1
 TABLE
 echo LRDONE

@@ -8,6 +8,8 @@
 // row fails make test.
 
 const SCOPES = Object.freeze(['abstract-unix', 'signal']);
+// The groups --allow-syscalls names, in the launcher's order.
+const SYSCALL_GROUPS = Object.freeze(['io_uring', 'userns', 'keyring', 'bpf', 'perf', 'userfaultfd', 'metadata']);
 
 const fail = (message) => {
 	throw new TypeError(`landlock-run: ${message}`);
@@ -47,6 +49,10 @@ function scope(key, s) {
 	if (!SCOPES.includes(s)) fail(`unknown scope ${show(s)} in ${key} (known: ${SCOPES.join(', ')})`);
 	return s;
 }
+function syscallGroup(key, g) {
+	if (!SYSCALL_GROUPS.includes(g)) fail(`unknown system-call group ${show(g)} in ${key} (known: ${SYSCALL_GROUPS.join(', ')})`);
+	return g;
+}
 function abiVersion(key, n) {
 	if (!Number.isInteger(n) || n < 1 || n > 0x7fffffff) fail(`${key} must be a positive integer, not ${show(n)}`);
 	return String(n);
@@ -83,7 +89,9 @@ const FIELDS = [
 	['udpBind', '--udp-bind', ports],
 	['udpConnect', '--udp-connect', ports],
 	['noUdp', '--no-udp', flag],
+	['noNetwork', '--no-network', flag],
 	['scopes', '--scope', list(scope)],
+	['allowSyscalls', '--allow-syscalls', list(syscallGroup)],
 	['logSubprocesses', '--log-subprocesses', flag],
 	['noLog', '--no-log', flag],
 	['noLogNested', '--no-log-nested', flag],
@@ -105,7 +113,7 @@ const FIELDS = [
 // What the launcher refuses beside --learn: a policy, and explaining one (--hide it takes:
 // the learning run cannot read the hidden paths).
 const NOT_WITH_LEARN = ['ro', 'rw', 'roTry', 'rwTry', 'unix', 'tcpBind', 'tcpConnect', 'noTcp', 'udpBind',
-	'udpConnect', 'noUdp', 'scopes', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'explain', 'explainJson'];
+	'udpConnect', 'noUdp', 'noNetwork', 'scopes', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'explain', 'explainJson'];
 
 /** { ro: '--ro', ... }: each Policy field and the CLI option it becomes, in order. */
 const POLICY_OPTIONS = Object.freeze(Object.fromEntries(FIELDS.map(([key, option]) => [key, option])));
@@ -122,6 +130,17 @@ function grantArgs(policy = {}) {
 			fail(`${no} contradicts ${bind}/${connect}: give one or the other`);
 		}
 	}
+	// noNetwork allows no port: a port list would be allowed after all
+	for (const key of ['tcpBind', 'tcpConnect', 'udpBind', 'udpConnect']) {
+		const v = policy[key];
+		if (policy.noNetwork && v !== undefined && v !== 'none' && !(Array.isArray(v) && v.length === 0)) {
+			fail(`${key} contradicts noNetwork, which allows no port: give one or the other`);
+		}
+	}
+	// io_uring's own socket operation passes by the filter
+	if (policy.noNetwork && Array.isArray(policy.allowSyscalls) && policy.allowSyscalls.includes('io_uring')) {
+		fail("allowSyscalls 'io_uring' contradicts noNetwork: io_uring creates sockets the filter cannot see");
+	}
 	// --learn runs the command without the sandbox: it takes no policy and explains nothing
 	if (policy.learn !== undefined) {
 		const other = Object.keys(policy).find((k) => NOT_WITH_LEARN.includes(k));
@@ -130,4 +149,4 @@ function grantArgs(policy = {}) {
 	return FIELDS.flatMap(([key, option, kind]) => (policy[key] === undefined ? [] : kind(key, option, policy[key])));
 }
 
-module.exports = { grantArgs, POLICY_OPTIONS, SCOPES };
+module.exports = { grantArgs, POLICY_OPTIONS, SCOPES, SYSCALL_GROUPS };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { grantArgs, isLauncherFailure, POLICY_OPTIONS, SCOPES } from '../index.js';
+import { grantArgs, isLauncherFailure, POLICY_OPTIONS, SCOPES, SYSCALL_GROUPS } from '../index.js';
 
 test('the example from the API: caller order within an option', () => {
 	assert.deepEqual(grantArgs({ ro: ['/'], rw: ['/tmp'] }), ['--ro', '/', '--rw', '/tmp']);
@@ -18,7 +18,7 @@ test('options come in the fixed order whatever the key order of the policy', () 
 	const policy = {
 		verbose: true, strict: true, abi: 4, unsetenv: ['U'], setenv: ['A=1', 'B=x=y'], clearenv: true,
 		closeFds: true, dieWithParent: true, newSession: true, keepCaps: true, noLogNested: true, noLog: true,
-		logSubprocesses: true, noSymlinks: true,
+		logSubprocesses: true, noSymlinks: true, allowSyscalls: ['userns', 'metadata'],
 		scopes: ['signal', 'abstract-unix'], udpConnect: [53, '5353-5355'], udpBind: [0], tcpConnect: [443, 80],
 		tcpBind: [8080], unix: ['/run/s', '/run/d'], hide: ['/h1', '/h2'], rwTry: ['/rwtry'], roTry: ['/rotry'],
 		rw: ['/rw'], ro: ['/ro'],
@@ -29,12 +29,31 @@ test('options come in the fixed order whatever the key order of the policy', () 
 		'--unix', '/run/s', '--unix', '/run/d',
 		'--tcp-bind', '8080', '--tcp-connect', '443', '--tcp-connect', '80',
 		'--udp-bind', '0', '--udp-connect', '53', '--udp-connect', '5353-5355',
-		'--scope', 'signal', '--scope', 'abstract-unix', '--log-subprocesses', '--no-log', '--no-log-nested',
+		'--scope', 'signal', '--scope', 'abstract-unix', '--allow-syscalls', 'userns', '--allow-syscalls', 'metadata',
+		'--log-subprocesses', '--no-log', '--no-log-nested',
 		'--keep-caps', '--new-session', '--die-with-parent', '--close-fds', '--clearenv',
 		'--setenv', 'A=1', '--setenv', 'B=x=y', '--unsetenv', 'U', '--abi', '4', '--strict', '--verbose',
 	]);
 	assert.deepEqual(grantArgs({ noTcp: true }), ['--no-tcp']);
 	assert.deepEqual(grantArgs({ noUdp: true, noTcp: true }), ['--no-tcp', '--no-udp']);
+	assert.deepEqual(grantArgs({ scopes: ['signal'], noNetwork: true, noUdp: true }),
+		['--no-udp', '--no-network', '--scope', 'signal']);
+});
+
+test("noNetwork: with 'none' ports and the other groups, not with a port list or io_uring", () => {
+	assert.deepEqual(grantArgs({ noNetwork: true, tcpConnect: 'none', udpBind: [] }),
+		['--tcp-connect', 'none', '--udp-bind', 'none', '--no-network']);
+	assert.deepEqual(grantArgs({ noNetwork: true, allowSyscalls: ['userns', 'keyring'] }),
+		['--no-network', '--allow-syscalls', 'userns', '--allow-syscalls', 'keyring']);
+	for (const key of ['tcpBind', 'tcpConnect', 'udpBind', 'udpConnect']) {
+		assert.throws(() => grantArgs({ noNetwork: true, [key]: [443] }),
+			(e) => e instanceof TypeError && e.message === `landlock-run: ${key} contradicts noNetwork, which allows no port: give one or the other`);
+	}
+	assert.throws(() => grantArgs({ noNetwork: true, allowSyscalls: ['io_uring'] }), /contradicts noNetwork/);
+	assert.deepEqual(grantArgs({ allowSyscalls: [...SYSCALL_GROUPS] }),
+		SYSCALL_GROUPS.flatMap((g) => ['--allow-syscalls', g]));
+	assert.throws(() => grantArgs({ learn: 'p', noNetwork: true }), /learn runs the command without the sandbox/);
+	assert.deepEqual(grantArgs({ learn: 'p', allowSyscalls: ['io_uring'] }), ['--allow-syscalls', 'io_uring', '--learn', 'p']);
 });
 
 test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits them', () => {
@@ -42,7 +61,8 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 		['ro', '--ro'], ['rw', '--rw'], ['roTry', '--ro-try'], ['rwTry', '--rw-try'], ['hide', '--hide'],
 		['noSymlinks', '--no-symlinks'],
 		['unix', '--unix'], ['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
-		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'], ['scopes', '--scope'],
+		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'],
+		['noNetwork', '--no-network'], ['scopes', '--scope'], ['allowSyscalls', '--allow-syscalls'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
 		['explain', '--explain'], ['explainJson', '--explain-json'], ['learn', '--learn'],
 		['keepCaps', '--keep-caps'], ['newSession', '--new-session'], ['dieWithParent', '--die-with-parent'],
@@ -51,7 +71,7 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
-	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'logSubprocesses', 'noLog', 'noLogNested', 'explain', 'keepCaps',
+	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'noNetwork', 'logSubprocesses', 'noLog', 'noLogNested', 'explain', 'keepCaps',
 		'newSession', 'dieWithParent', 'closeFds', 'clearenv', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
@@ -141,6 +161,10 @@ const bad = {
 	'udpConnect as a number': { udpConnect: 53 },
 	'unknown scope': { scopes: ['network'] },
 	'scopes as a string': { scopes: 'signal' },
+	'noNetwork as a string': { noNetwork: 'yes' },
+	'unknown system-call group': { allowSyscalls: ['io-uring'] },
+	'allowSyscalls as a string': { allowSyscalls: 'userns' },
+	'an empty group name': { allowSyscalls: [''] },
 	'abi 0': { abi: 0 },
 	'abi as a string': { abi: '5' },
 	'fractional abi': { abi: 4.5 },
@@ -155,6 +179,11 @@ for (const [name, policy] of Object.entries(bad)) {
 test('SCOPES lists the launcher scope names', () => {
 	assert.deepEqual([...SCOPES].sort(), ['abstract-unix', 'signal']);
 	assert.ok(Object.isFrozen(SCOPES));
+});
+
+test('SYSCALL_GROUPS lists the names --allow-syscalls takes, in its order', () => {
+	assert.deepEqual(SYSCALL_GROUPS, ['io_uring', 'userns', 'keyring', 'bpf', 'perf', 'userfaultfd', 'metadata']);
+	assert.ok(Object.isFrozen(SYSCALL_GROUPS));
 });
 
 test('isLauncherFailure: 125 with a landlock-run: line only', () => {

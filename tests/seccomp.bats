@@ -1,0 +1,393 @@
+#!/usr/bin/env bats
+# The seccomp filter's groups beyond the terminal (issue 18; tiocsti.bats has
+# the terminal): --no-network, the baseline (io_uring, user namespaces, the
+# keyring, bpf, perf_event_open, userfaultfd) and root's metadata. Every
+# refusal is an attack the way a program would make it (tests/sysop.c, real
+# tools), beside a control that succeeds without the launcher or with the
+# opt-out, so no test passes because the kernel refused anyway.
+load helpers
+
+REPO=$BATS_TEST_DIRNAME/..
+SYSOP=$HELPERS/sysop
+ALL=io_uring,userns,keyring,bpf,perf,userfaultfd,metadata
+NEWUSER=10000000 # CLONE_NEWUSER, as sysop takes flags (hex)
+AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+setup_file() {
+	require_helpers
+	start_server "$BATS_FILE_TMPDIR/tcp" 1 listen 1
+	start_server "$BATS_FILE_TMPDIR/udp" 1 udp-listen 1
+	TCP=$(sed -n 1p "$BATS_FILE_TMPDIR/tcp")
+	UDP=$(sed -n 1p "$BATS_FILE_TMPDIR/udp")
+	export TCP UDP
+}
+
+teardown_file() {
+	stop_servers
+}
+
+setup() {
+	require_landlock
+	cd "$BATS_TEST_TMPDIR" || return
+}
+
+# refused ERRNO CMD...: under the launcher's default (plus the options in
+# $OPTS), CMD prints ERRNO; with every group allowed the same CMD prints ok.
+refused() {
+	local want=$1
+	shift
+	run -0 "$LR" ${OPTS-} --allow-syscalls "$ALL" -- "$@"
+	assert_output ok
+	run -1 "$LR" ${OPTS-} -- "$@"
+	assert_output "$want"
+}
+
+# stderr_has TEXT: $stderr (run --separate-stderr) holds TEXT.
+stderr_has() { [[ $stderr == *"$1"* ]] || fail "stderr lacks [$1]: $stderr"; }
+
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x86_64's"; }
+
+@test "the filter's numbers are the kernel's (its headers here; calls since 5.1 share one number)" {
+	local plat cols name nums abi h n
+	local -A header=(
+		[linux-x64:0]=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
+		[linux-x64:1]=/usr/include/x86_64-linux-gnu/asm/unistd_x32.h
+		[linux-x64:2]=/usr/include/x86_64-linux-gnu/asm/unistd_32.h
+		[linux-arm64:0]=/usr/include/aarch64-linux-musl/bits/syscall.h
+		[linux-arm64:1]=/usr/arm-linux-gnueabihf/include/asm/unistd-eabi.h)
+	for h in "${header[@]}"; do
+		[ -f "$h" ] || fail "$h is missing (make setup installs linux-libc-dev, musl and linux-libc-dev-armhf-cross)"
+	done
+	for plat in linux-x64 linux-arm64; do
+		n=0
+		while read -r name nums; do
+			n=$((n + 1))
+			read -r -a cols <<<"${nums//,/ }"
+			for abi in "${!cols[@]}"; do
+				h=${header[$plat:$abi]}
+				nr=${cols[$abi]}
+				# "nr" in the header: as is, bit 30 added (x32), base added (EABI)
+				got=$(sed -n "s/^#define __NR_$name[[:space:]]\{1,\}\(.*\)\$/\1/p" "$h" |
+					sed 's/(__X32_SYSCALL_BIT + \([0-9]*\))/\1/; s/(__NR_SYSCALL_BASE + \([0-9]*\))/\1/')
+				if [ "$nr" = 0 ]; then
+					[ -z "$got" ] || fail "$plat: $name is 0 in column $abi, $h has $got"
+				elif [ -n "$got" ]; then
+					[ "$got" = "$nr" ] || fail "$plat: $name is $nr in column $abi, $h says $got"
+				else
+					# newer than the headers: the shared number of every ABI
+					[ "$nr" -ge 424 ] || fail "$plat: $name ($nr) is not in $h"
+					[ "$nums" = "$(printf "$nr,%.0s" "${cols[@]}" | sed 's/,$//')" ] ||
+						fail "$plat: $name ($nums) has different numbers from 424 on"
+				fi
+			done
+		done < <(awk '/^#define NR_/ { n = substr($2, 4); $1 = $2 = ""; gsub(/[{} ]/, ""); print n, $0 }' \
+			"$REPO/platform/$plat.h")
+		[ "$n" -ge 30 ] || fail "$plat: only $n NR_ rows"
+	done
+}
+
+@test "the numbers newer than the headers are those calls on this kernel (fchmodat2, setxattrat, removexattrat)" {
+	[ "$(uname -m)" = x86_64 ] || skip "checked on x86_64's kernel"
+	touch f
+	[ "$(uname -r | cut -d. -f1)" -ge 7 ] || [ "$(uname -r | cut -d. -f2)" -ge 13 ] ||
+		skip "setxattrat needs Linux 6.13"
+	run -0 "$SYSOP" fchmodat2 f 741
+	assert_equal "$(stat -c %a f)" 741
+	run -0 "$SYSOP" setxattrat f
+	run -0 "$PYTHON" -c 'import os; print(os.getxattr("f", "user.sysop").decode())'
+	assert_output v
+	run -0 "$SYSOP" removexattrat f
+	run -1 "$SYSOP" removexattrat f
+	assert_output ENODATA
+}
+
+@test "--no-network: a TCP connect and a UDP send to loopback listeners fail to create their socket" {
+	run -0 "$LR" -- "$TRYOP" connect "$TCP"
+	assert_output ok
+	run -1 "$LR" --no-network -- "$TRYOP" connect "$TCP"
+	assert_output "socket: EAFNOSUPPORT"
+	local before
+	before=$(grep -c "got $UDP" "$BATS_FILE_TMPDIR/udp" || true)
+	run -0 "$LR" -- "$TRYOP" udp-send "$UDP"
+	run -1 "$LR" --no-network -- "$TRYOP" udp-send "$UDP"
+	assert_output "socket: EAFNOSUPPORT"
+	sleep 0.2
+	# the control's datagram arrived, the refused one did not
+	assert_equal "$(grep -c "got $UDP" "$BATS_FILE_TMPDIR/udp")" "$((before + 1))"
+}
+
+@test "--no-network: IPv6, packet, netlink and vsock sockets are refused, AF_UNIX is not" {
+	local fam type
+	for fam in "inet stream" "inet dgram" "inet6 stream" "inet6 dgram" "netlink dgram" \
+		"vsock stream"; do
+		run -0 "$LR" -- "$SYSOP" socket $fam
+		assert_output ok
+		run -1 "$LR" --no-network -- "$SYSOP" socket $fam
+		assert_output EAFNOSUPPORT
+	done
+	need_root
+	# a packet socket needs CAP_NET_RAW: kept, only the filter refuses it
+	run -0 "$LR" --keep-caps -- "$SYSOP" socket packet dgram
+	run -1 "$LR" --keep-caps --no-network -- "$SYSOP" socket packet dgram
+	assert_output EAFNOSUPPORT
+	run -1 "$LR" --no-network -- "$SYSOP" socketpair inet
+	assert_output EAFNOSUPPORT
+	for type in stream dgram; do
+		run -0 "$LR" --no-network -- "$SYSOP" socket unix "$type"
+	done
+	run -0 "$LR" --no-network -- "$SYSOP" socketpair unix
+	run -0 "$LR" --no-network -- "$TRYOP" uself
+}
+
+@test "--no-network: a ping socket is refused (in a network namespace that allows it)" {
+	need_root
+	local ns=(unshare -n sh -c 'ip link set lo up && echo "0 2147483647" >/proc/sys/net/ipv4/ping_group_range && exec "$@"' sh)
+	run -0 "${ns[@]}" "$LR" -- "$SYSOP" ping
+	assert_output ok
+	run -1 "${ns[@]}" "$LR" --no-network -- "$SYSOP" ping
+	assert_output EAFNOSUPPORT
+}
+
+@test "--no-network through the i386 ABI: socket by family, socketcall's socket whatever the family" {
+	x86_64_only
+	run -0 "$LR" -- "$SYSOP" socket32 inet
+	run -0 "$LR" -- "$SYSOP" socketcall unix
+	run -1 "$LR" --no-network -- "$SYSOP" socket32 inet
+	assert_output EAFNOSUPPORT
+	run -0 "$LR" --no-network -- "$SYSOP" socket32 unix
+	run -1 "$LR" --no-network -- "$SYSOP" socketcall unix
+	assert_output EAFNOSUPPORT
+}
+
+@test "--no-network works on every ABI; the port rules the ABI has are handled, none allowed" {
+	local abi tcp
+	for abi in 1 3 "$KUSED"; do
+		run -1 "$LR" --abi "$abi" --no-network -- "$TRYOP" connect "$TCP"
+		assert_output "socket: EAFNOSUPPORT"
+		run -0 --separate-stderr "$LR" --abi "$abi" --no-network -v -- true
+		tcp=any
+		[ "$abi" -ge 4 ] && tcp=none
+		[[ $stderr == *"tcp_connect=$tcp"* ]] || fail "ABI $abi: $stderr"
+		[[ $stderr == *"network=all"* ]] || fail "ABI $abi: $stderr"
+	done
+	# asked by name, --no-tcp still needs ABI 4
+	run -125 --separate-stderr "$LR" --abi 3 --no-network --no-tcp -- true
+	assert_one_launcher_line
+}
+
+@test "a port list with --no-network is a contradiction naming both options, in either order" {
+	local opt
+	for opt in --tcp-bind --tcp-connect --udp-bind --udp-connect; do
+		run -125 --separate-stderr "$LR" --no-network "$opt" 443 -- touch ran
+		assert_one_launcher_line
+		[[ $stderr == *"$opt 443 contradicts --no-network"* ]] || fail "$stderr"
+		run -125 --separate-stderr "$LR" "$opt" 443 --no-network -- touch ran
+		assert_one_launcher_line
+		assert_file_not_exists ran
+	done
+	run -0 "$LR" --no-network --tcp-connect none -- true
+	# io_uring's own socket operation would pass by the filter
+	run -125 --separate-stderr "$LR" --no-network --allow-syscalls userns,io_uring -- touch ran
+	assert_one_launcher_line
+	stderr_has "--allow-syscalls io_uring contradicts --no-network"
+	assert_file_not_exists ran
+}
+
+@test "--allow-syscalls: unknown, empty or misspelt names are usage errors naming the known ones" {
+	local v
+	for v in bogus '' 'io_uring,' io-uring 'userns,,bpf' IO_URING; do
+		run -125 --separate-stderr "$LR" --allow-syscalls "$v" -- touch ran
+		assert_one_launcher_line
+		[[ $stderr == *--allow-syscalls* ]] || fail "'$v': $stderr"
+		assert_file_not_exists ran
+	done
+	run -125 --separate-stderr "$LR" --allow-syscalls bogus -- true
+	stderr_has "known: $ALL"
+}
+
+@test "io_uring: io_uring_setup and a real io_uring write are refused with ENOSYS" {
+	refused ENOSYS "$SYSOP" io_uring-setup
+	run -0 "$LR" --allow-syscalls io_uring --rw . -- "$SYSOP" io_uring-write out "by io_uring"
+	assert_output io_uring
+	assert_equal "$(cat out)" "by io_uring"
+	run -1 "$LR" --rw . -- "$SYSOP" io_uring-write out2 x
+	assert_output ENOSYS
+}
+
+@test "io_uring: programs that use it still work through their fallback (sysop, node's libuv)" {
+	run -0 "$LR" --rw . -- "$SYSOP" uring-or-write out "written"
+	assert_output "fallback: ENOSYS"
+	assert_equal "$(cat out)" "written"
+	command -v node >/dev/null || skip "no node here"
+	local js='require("fs").writeFile("n", "by node", e => { if (e) throw e })'
+	# control: libuv sets up a ring here, without the launcher
+	run -0 strace -f -e trace=io_uring_setup env UV_USE_IO_URING=1 node -e "$js"
+	assert_output --regexp 'io_uring_setup\(.*\) = [0-9]+'
+	rm n
+	run -0 "$LR" --rw . -- env UV_USE_IO_URING=1 node -e "$js"
+	assert_equal "$(cat n)" "by node"
+}
+
+@test "user namespaces: unshare -U and unshare(CLONE_NEWUSER) are refused, natively and through i386" {
+	run -0 "$LR" --allow-syscalls userns -- unshare -U true
+	run -1 --separate-stderr "$LR" -- unshare -U true
+	stderr_has "Operation not permitted"
+	refused EPERM "$SYSOP" unshare native "$NEWUSER"
+	x86_64_only
+	refused EPERM "$SYSOP" unshare i386 "$NEWUSER"
+}
+
+@test "user namespaces: clone with CLONE_NEWUSER is refused, natively, through i386 and x32" {
+	refused EPERM "$SYSOP" clone native "$NEWUSER"
+	run -0 "$LR" -- "$SYSOP" clone native 0
+	x86_64_only
+	refused EPERM "$SYSOP" clone i386 "$NEWUSER"
+	run -0 "$LR" -- "$SYSOP" clone i386 0
+	# x32: the filter refuses it; where the kernel lacks x32 it answers ENOSYS
+	run -1 "$LR" -- "$SYSOP" clone x32 "$NEWUSER"
+	assert_output EPERM
+}
+
+@test "user namespaces: clone3 is ENOSYS, and glibc's threads fall back to clone" {
+	refused ENOSYS "$SYSOP" clone3 0
+	run -0 "$LR" -- strace -f -e trace=clone3,clone "$PYTHON" -c \
+		'import threading; t = threading.Thread(target=print, args=("thread ran",)); t.start(); t.join()'
+	assert_output --regexp 'clone3\(.*\) = -1 ENOSYS'
+	assert_output --regexp 'clone\(.*CLONE_THREAD'
+	assert_output --partial "thread ran"
+}
+
+@test "user namespaces: one made outside cannot be joined, its /proc/PID/ns/user is out of reach" {
+	local pid open='import os, sys; os.open(sys.argv[1], os.O_RDONLY); print("ok")'
+	unshare -U sleep 60 3>&- &
+	pid=$!
+	sleep 0.2
+	run "$PYTHON" -c "$open" "/proc/$pid/ns/user"
+	assert_output ok
+	# Landlock's ptrace rule: no process outside the sandbox may be inspected
+	run "$LR" --allow-syscalls userns -- "$PYTHON" -c "$open" "/proc/$pid/ns/user"
+	kill "$pid"
+	assert_failure
+	assert_output --partial PermissionError
+}
+
+@test "the keyring, bpf, perf_event_open and userfaultfd are refused with their errnos" {
+	refused ENOSYS "$SYSOP" keyctl
+	refused EPERM "$SYSOP" userfaultfd
+	need_root
+	# a map needs CAP_BPF, and perf_event_paranoid 3 (Debian's) CAP_PERFMON: with
+	# the capabilities kept, only the filter refuses
+	OPTS=--keep-caps refused EPERM "$SYSOP" bpf
+	OPTS=--keep-caps refused EACCES "$SYSOP" perf
+}
+
+@test "each name of --allow-syscalls allows its group only" {
+	run -1 "$LR" --allow-syscalls io_uring -- "$SYSOP" keyctl
+	assert_output ENOSYS
+	run -0 "$LR" --allow-syscalls keyring -- "$SYSOP" keyctl
+	run -1 "$LR" --allow-syscalls keyring -- "$SYSOP" io_uring-setup
+	run -0 "$LR" --allow-syscalls keyring --allow-syscalls io_uring -- "$SYSOP" io_uring-setup
+	run -0 "$LR" --allow-syscalls perf,userfaultfd -- "$SYSOP" userfaultfd
+	run -1 "$LR" --allow-syscalls perf,userfaultfd -- "$SYSOP" clone native "$NEWUSER"
+}
+
+@test "root: chmod u+s and setfacl on a file outside every grant are refused, chmod +x in it works" {
+	need_root
+	command -v setfacl >/dev/null || fail "setfacl is missing (make setup installs acl)"
+	mkdir grant outside
+	touch outside/victim grant/output
+	# controls: Landlock has no say over either
+	run -0 "$LR" --rw grant --allow-syscalls metadata -- chmod u+s outside/victim
+	assert_equal "$(stat -c %a outside/victim)" 4644
+	chmod 644 outside/victim
+	run -0 "$LR" --rw grant --allow-syscalls metadata -- setfacl -m u:nobody:rw outside/victim
+	setfacl -b outside/victim
+	run -1 "$LR" --rw grant -- chmod u+s outside/victim
+	run -1 "$LR" --rw grant -- chmod g+s outside/victim
+	run -1 "$LR" --rw grant -- setfacl -m u:nobody:rw outside/victim
+	assert_output --partial "Operation not permitted"
+	assert_equal "$(stat -c %a outside/victim)" 644
+	run -0 getfacl -c outside/victim
+	refute_output --partial nobody
+	run -0 "$LR" --rw grant -- chmod +x grant/output
+	assert_equal "$(stat -c %a grant/output)" 755
+	run -0 "$LR" --rw grant -- chmod 1777 grant/output # the sticky bit is no privilege
+}
+
+@test "root: a setuid mode by create, fchmodat2 or an attribute by setxattrat is refused too" {
+	need_root
+	touch f
+	OPTS="--rw ." refused EPERM "$SYSOP" create "$BATS_TEST_TMPDIR/new" 4755
+	assert_equal "$(stat -c %a new)" 4755 # the control's
+	rm new
+	run -0 "$LR" --rw . -- "$SYSOP" create "$BATS_TEST_TMPDIR/plain" 755
+	refused EPERM "$SYSOP" fchmodat2 f 2755
+	chmod 644 f
+	run -0 "$LR" -- "$SYSOP" fchmodat2 f 755
+	[ "$(uname -r | cut -d. -f1)" -ge 7 ] || [ "$(uname -r | cut -d. -f2)" -ge 13 ] ||
+		skip "setxattrat needs Linux 6.13"
+	refused EPERM "$SYSOP" setxattrat f
+}
+
+@test "metadata is root's only: nobody may still set the setuid bit on its own file" {
+	need_root
+	chmod 777 .
+	touch mine
+	chown nobody mine
+	run -0 "${AS_NOBODY[@]}" "$LR" -- chmod u+s mine
+	assert_equal "$(stat -c %a mine)" 4644
+	run -0 --separate-stderr "${AS_NOBODY[@]}" "$LR" -v -- true
+	[[ $stderr == *"baseline=io_uring,userns,keyring,bpf,perf,userfaultfd"$'\n'* ]] || fail "$stderr"
+}
+
+@test "-v prints the network and the baseline in force" {
+	run -0 --separate-stderr "$LR" -v -- true
+	stderr_has "landlock-run policy: network=none"
+	stderr_has "landlock-run policy: baseline=$(baseline_groups)"
+	run -0 --separate-stderr "$LR" -v --no-network --allow-syscalls userns,bpf -- true
+	stderr_has "landlock-run policy: network=all"
+	stderr_has "landlock-run policy: baseline=io_uring,keyring,perf,userfaultfd$([ "$(id -u)" = 0 ] && echo ,metadata)"$'\n'
+}
+
+@test "the probe proves --no-network and the baseline in its child, in text and JSON" {
+	run -0 --separate-stderr "$LR" --probe -v --no-network
+	assert_line "network=all"
+	assert_line "baseline=$(baseline_groups)"
+	assert_line "unprovable="
+	run -0 --separate-stderr "$LR" --probe --json --no-network --allow-syscalls keyring
+	[[ $output == *'"network":"all","baseline":["io_uring","userns","bpf",'* ]] || fail "$output"
+	run -0 --separate-stderr "$LR" --probe -v --allow-syscalls "$ALL"
+	assert_line "baseline="
+	assert_line "network=none"
+	need_root
+	run -0 --separate-stderr "${AS_NOBODY[@]}" "$LR" --probe -v --no-network
+	assert_line "network=all"
+	assert_line "baseline=io_uring,userns,keyring,bpf,perf,userfaultfd"
+}
+
+@test "the probe: a call the kernel refuses with the filter's errno already is unprovable, not proven" {
+	x86_64_only # fault takes these calls by their x86_64 numbers
+	# a kernel without io_uring (425 answers ENOSYS), one with unprivileged bpf off (321, EPERM)
+	run -0 --separate-stderr "$FAULT" 425 ENOSYS -- "$LR" --probe -v
+	assert_line "unprovable=io_uring"
+	assert_line "baseline=$(baseline_groups)"
+	run -0 --separate-stderr "$FAULT" 321 EPERM -- "$LR" --probe --json
+	[[ $output == *'"unprovable":["bpf"]'* ]] || fail "$output"
+	# another errno before the sandbox: the filter's answer differs, so it is proven
+	run -0 --separate-stderr "$FAULT" 321 EINVAL -- "$LR" --probe -v
+	assert_line "unprovable="
+}
+
+@test "the probe fails when a group it reports is not refused (the filter refused at install)" {
+	# a kernel that refuses the filter: the probe says so, never 'baseline='
+	run -125 --separate-stderr "$FAULT" seccomp EINVAL -- "$LR" --probe --no-network
+	assert_one_launcher_line
+	stderr_has "cannot install the seccomp filter"
+}
+
+@test "--explain runs with the filter: a refused socket is no Landlock denial to report" {
+	run -1 --separate-stderr "$LR" --explain --no-network -- "$SYSOP" socket inet stream
+	assert_output EAFNOSUPPORT
+	refute_launcher_line
+}
