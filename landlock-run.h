@@ -296,7 +296,18 @@ const struct hidden *hidden_beneath(const struct request *r, const char *canon);
  * and the filter of GROUPS installed on every system-call ABI; it needs
  * no_new_privs. 0, or -1 and errno. */
 uint64_t refused_groups(const struct request *r);
-int filter_syscalls(uint64_t groups);
+int filter_syscalls(uint64_t groups, int traced);
+/* A refusal --explain saw: ret_data TRACE_BASE + the rule's row; the tracer
+ * marks the call with argument 5 TRACE_MARK, and the filter refuses it. */
+#define TRACE_BASE 0x100
+#define TRACE_MARK 0x6c616e64U
+struct refusal {
+	const char *call;
+	uint32_t nr; /* on the native ABI */
+	int err;
+	uint64_t group;
+};
+int refusal_of(uint32_t ret_data, struct refusal *out);
 
 /* inherit.c: what the caller gave the launcher, handed back to the command. */
 struct caller {

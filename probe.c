@@ -390,7 +390,7 @@ static void self_test_child(const struct policy *p, struct probe_env *env, int o
 	if ((!abstract || listen_abstract(env) == 0) && sandbox_nothing(p, &v) == 0 &&
 	    attempt_checks(env, &v, wanted & ~filtered) == 0) {
 		v.stage = STAGE_SECCOMP;
-		if (filter_syscalls(p->kernel.refused) == 0) {
+		if (filter_syscalls(p->kernel.refused, 0) == 0) {
 			v.stage = STAGE_DONE;
 			attempt_checks(env, &v, wanted & filtered);
 		}

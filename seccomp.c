@@ -58,61 +58,62 @@ struct rule {
 	uint8_t arg, test;
 	uint16_t err;
 	uint32_t k;
+	const char *call; /* its name, for --explain */
 };
 
 /* clang-format off */
 static const struct rule rules[] = {
-	{GROUP_TTY, NR_ioctl, 1, EQ, EPERM, TIOCSTI_CMD},
-	{GROUP_TTY, NR_ioctl, 1, EQ, EPERM, TIOCLINUX_CMD},
+	{GROUP_TTY, NR_ioctl, 1, EQ, EPERM, TIOCSTI_CMD, "ioctl"},
+	{GROUP_TTY, NR_ioctl, 1, EQ, EPERM, TIOCLINUX_CMD, "ioctl"},
 	/* What a program reads when the family is not built into the kernel. On
 	 * i386, socketcall hides the family in memory the filter cannot read:
 	 * its socket and socketpair are refused whatever the family. */
-	{GROUP_NETWORK, NR_socket, 0, NE, EAFNOSUPPORT, AF_UNIX_DOMAIN},
-	{GROUP_NETWORK, NR_socketpair, 0, NE, EAFNOSUPPORT, AF_UNIX_DOMAIN},
-	{GROUP_NETWORK, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_SOCK},
-	{GROUP_NETWORK, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_PAIR},
+	{GROUP_NETWORK, NR_socket, 0, NE, EAFNOSUPPORT, AF_UNIX_DOMAIN, "socket"},
+	{GROUP_NETWORK, NR_socketpair, 0, NE, EAFNOSUPPORT, AF_UNIX_DOMAIN, "socketpair"},
+	{GROUP_NETWORK, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_SOCK, "socketcall"},
+	{GROUP_NETWORK, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_PAIR, "socketcall"},
 	/* A kernel without io_uring: libuv, liburing users fall back. */
-	{GROUP_IO_URING, NR_io_uring_setup, 0, ALWAYS, ENOSYS, 0},
-	{GROUP_IO_URING, NR_io_uring_enter, 0, ALWAYS, ENOSYS, 0},
-	{GROUP_IO_URING, NR_io_uring_register, 0, ALWAYS, ENOSYS, 0},
+	{GROUP_IO_URING, NR_io_uring_setup, 0, ALWAYS, ENOSYS, 0, "io_uring_setup"},
+	{GROUP_IO_URING, NR_io_uring_enter, 0, ALWAYS, ENOSYS, 0, "io_uring_enter"},
+	{GROUP_IO_URING, NR_io_uring_register, 0, ALWAYS, ENOSYS, 0, "io_uring_register"},
 	/* As where user namespaces are locked down. clone3's flags are in
 	 * memory: ENOSYS makes libc fall back to clone, whose flags (argument
 	 * 0 on both targets) the filter reads. */
-	{GROUP_USERNS, NR_unshare, 0, SET, EPERM, CLONE_NEWUSER_F},
-	{GROUP_USERNS, NR_clone, 0, SET, EPERM, CLONE_NEWUSER_F},
-	{GROUP_USERNS, NR_clone3, 0, ALWAYS, ENOSYS, 0},
+	{GROUP_USERNS, NR_unshare, 0, SET, EPERM, CLONE_NEWUSER_F, "unshare"},
+	{GROUP_USERNS, NR_clone, 0, SET, EPERM, CLONE_NEWUSER_F, "clone"},
+	{GROUP_USERNS, NR_clone3, 0, ALWAYS, ENOSYS, 0, "clone3"},
 	/* A kernel built without keys (pam_keyinit, krb5 go on without). */
-	{GROUP_KEYRING, NR_add_key, 0, ALWAYS, ENOSYS, 0},
-	{GROUP_KEYRING, NR_request_key, 0, ALWAYS, ENOSYS, 0},
-	{GROUP_KEYRING, NR_keyctl, 0, ALWAYS, ENOSYS, 0},
+	{GROUP_KEYRING, NR_add_key, 0, ALWAYS, ENOSYS, 0, "add_key"},
+	{GROUP_KEYRING, NR_request_key, 0, ALWAYS, ENOSYS, 0, "request_key"},
+	{GROUP_KEYRING, NR_keyctl, 0, ALWAYS, ENOSYS, 0, "keyctl"},
 	/* kernel.unprivileged_bpf_disabled, as distributions ship it */
-	{GROUP_BPF, NR_bpf, 0, ALWAYS, EPERM, 0},
+	{GROUP_BPF, NR_bpf, 0, ALWAYS, EPERM, 0, "bpf"},
 	/* kernel.perf_event_paranoid above 2 (Debian's, Android's) */
-	{GROUP_PERF, NR_perf_event_open, 0, ALWAYS, EACCES, 0},
+	{GROUP_PERF, NR_perf_event_open, 0, ALWAYS, EACCES, 0, "perf_event_open"},
 	/* vm.unprivileged_userfaultfd=0, the default */
-	{GROUP_USERFAULTFD, NR_userfaultfd, 0, ALWAYS, EPERM, 0},
+	{GROUP_USERFAULTFD, NR_userfaultfd, 0, ALWAYS, EPERM, 0, "userfaultfd"},
 	/* A setuid or setgid mode, set or created; the ACLs and every other
 	 * attribute. openat2's mode is in memory: ENOSYS sends libc and the
 	 * rest back to openat. An open's mode counts even without O_CREAT:
 	 * libc passes 0 then. */
-	{GROUP_METADATA, NR_chmod, 1, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_fchmod, 1, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_fchmodat, 2, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_fchmodat2, 2, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_open, 2, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_creat, 1, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_openat, 3, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_mknod, 1, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_mknodat, 2, SET, EPERM, MODE_SETID},
-	{GROUP_METADATA, NR_openat2, 0, ALWAYS, ENOSYS, 0},
-	{GROUP_METADATA, NR_setxattr, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_lsetxattr, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_fsetxattr, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_setxattrat, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_removexattr, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EPERM, 0},
-	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EPERM, 0},
+	{GROUP_METADATA, NR_chmod, 1, SET, EPERM, MODE_SETID, "chmod"},
+	{GROUP_METADATA, NR_fchmod, 1, SET, EPERM, MODE_SETID, "fchmod"},
+	{GROUP_METADATA, NR_fchmodat, 2, SET, EPERM, MODE_SETID, "fchmodat"},
+	{GROUP_METADATA, NR_fchmodat2, 2, SET, EPERM, MODE_SETID, "fchmodat2"},
+	{GROUP_METADATA, NR_open, 2, SET, EPERM, MODE_SETID, "open"},
+	{GROUP_METADATA, NR_creat, 1, SET, EPERM, MODE_SETID, "creat"},
+	{GROUP_METADATA, NR_openat, 3, SET, EPERM, MODE_SETID, "openat"},
+	{GROUP_METADATA, NR_mknod, 1, SET, EPERM, MODE_SETID, "mknod"},
+	{GROUP_METADATA, NR_mknodat, 2, SET, EPERM, MODE_SETID, "mknodat"},
+	{GROUP_METADATA, NR_openat2, 0, ALWAYS, ENOSYS, 0, "openat2"},
+	{GROUP_METADATA, NR_setxattr, 0, ALWAYS, EPERM, 0, "setxattr"},
+	{GROUP_METADATA, NR_lsetxattr, 0, ALWAYS, EPERM, 0, "lsetxattr"},
+	{GROUP_METADATA, NR_fsetxattr, 0, ALWAYS, EPERM, 0, "fsetxattr"},
+	{GROUP_METADATA, NR_setxattrat, 0, ALWAYS, EPERM, 0, "setxattrat"},
+	{GROUP_METADATA, NR_removexattr, 0, ALWAYS, EPERM, 0, "removexattr"},
+	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EPERM, 0, "lremovexattr"},
+	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EPERM, 0, "fremovexattr"},
+	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EPERM, 0, "removexattrat"},
 };
 /* clang-format on */
 
@@ -162,11 +163,46 @@ static void land(struct filter *f, size_t from)
 	aim(f, from, f->len);
 }
 
-/* What a refusal returns: decided here only, per rule and ABI. */
-static uint32_t rule_action(const struct rule *r, size_t abi)
+/* What a filter is built for: the groups it refuses, and whether
+ * --explain traces the command. */
+struct build {
+	uint64_t groups;
+	int traced;
+};
+
+/* Traced, a refusal on the native ABI (column 0) first stops at the tracer,
+ * which sees it and marks the call (argument 5, which none of these calls
+ * reads, set to TRACE_MARK); the filter, run again, then refuses it itself.
+ * The terminal's rules do not stop: there is nothing to explain. */
+static int stops(const struct build *b, size_t row, size_t abi)
 {
-	(void)abi;
-	return SECCOMP_RET_ERRNO | r->err;
+	return b->traced && abi == 0 && rules[row].group != GROUP_TTY;
+}
+
+/* What a refusal returns: decided here only, per rule and ABI. */
+static uint32_t rule_action(const struct build *b, size_t row, size_t abi)
+{
+	if (stops(b, row, abi))
+		return SECCOMP_RET_TRACE | (uint32_t)(TRACE_BASE + row);
+	return SECCOMP_RET_ERRNO | rules[row].err;
+}
+
+/* The refusal itself, and how many instructions it takes.
+ *	traced:  if (arg5 == TRACE_MARK) return ERRNO;  return TRACE | row
+ */
+static uint8_t refusal_length(const struct build *b, size_t row, size_t abi)
+{
+	return stops(b, row, abi) ? 4 : 1;
+}
+
+static void emit_refusal(struct filter *f, const struct build *b, size_t row, size_t abi)
+{
+	if (stops(b, row, abi)) {
+		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(5));
+		filter_emit(f, BPF_JEQ_K, 0, 1, TRACE_MARK);
+		filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | rules[row].err);
+	}
+	filter_emit(f, BPF_RET_K, 0, 0, rule_action(b, row, abi));
 }
 
 static int active(const struct rule *r, size_t abi, uint64_t groups)
@@ -188,25 +224,28 @@ static size_t next_on_call(size_t abi, uint64_t groups, size_t call, size_t i)
  * order, each refusing on a match; then allow. An ALWAYS rule ends it.
  *	A = arg;  if (A op k) return action;  ...;  return ALLOW
  */
-static void emit_body(struct filter *f, size_t abi, uint64_t groups, size_t first)
+static void emit_body(struct filter *f, size_t abi, const struct build *b, size_t first)
 {
 	static const uint16_t jump[] = {[EQ] = BPF_JEQ_K, [NE] = BPF_JEQ_K, [SET] = BPF_JSET_K};
 	int loaded = -1;
 	size_t i;
 
-	for (i = first; (i = next_on_call(abi, groups, first, i)) < NRULES; i++) {
+	for (i = first; (i = next_on_call(abi, b->groups, first, i)) < NRULES; i++) {
 		const struct rule *r = &rules[i];
+		uint8_t skip = refusal_length(b, i, abi);
 
 		if (r->test == ALWAYS) {
-			filter_emit(f, BPF_RET_K, 0, 0, rule_action(r, abi));
+			emit_refusal(f, b, i, abi);
 			return;
 		}
 		if (loaded != r->arg)
 			filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(r->arg));
+		/* a traced refusal loads argument 5, but only on its way out */
 		loaded = r->arg;
 		/* fall through to the refusal on a match, else jump over it */
-		filter_emit(f, jump[r->test], r->test == NE, r->test != NE, r->k);
-		filter_emit(f, BPF_RET_K, 0, 0, rule_action(r, abi));
+		filter_emit(f, jump[r->test], r->test == NE ? skip : 0, r->test != NE ? skip : 0,
+			    r->k);
+		emit_refusal(f, b, i, abi);
 	}
 	filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
 }
@@ -219,15 +258,16 @@ static int first_on_call(size_t abi, uint64_t groups, size_t i)
 
 /* Whether calls X and Y get the same body: rule for rule the same test and
  * action (until an ALWAYS rule, which ends a body). */
-static int same_body(size_t abi, uint64_t groups, size_t x, size_t y)
+static int same_body(size_t abi, const struct build *b, size_t x, size_t y)
 {
+	uint64_t groups = b->groups;
 	size_t i = next_on_call(abi, groups, x, x), j = next_on_call(abi, groups, y, y);
 
 	for (; i < NRULES && j < NRULES;
 	     i = next_on_call(abi, groups, x, i + 1), j = next_on_call(abi, groups, y, j + 1)) {
 		const struct rule *r = &rules[i], *q = &rules[j];
 
-		if (r->test != q->test || rule_action(r, abi) != rule_action(q, abi) ||
+		if (r->test != q->test || rule_action(b, i, abi) != rule_action(b, j, abi) ||
 		    (r->test != ALWAYS && (r->arg != q->arg || r->k != q->k)))
 			return 0;
 		if (r->test == ALWAYS)
@@ -248,8 +288,9 @@ static int same_body(size_t abi, uint64_t groups, size_t x, size_t y)
  */
 #define CHUNK 6
 
-static void emit_abi(struct filter *f, size_t abi, uint64_t groups)
+static void emit_abi(struct filter *f, size_t abi, const struct build *b)
 {
+	uint64_t groups = b->groups;
 	size_t i, j, n = 0, first[NRULES], at[NRULES], body[NRULES];
 
 	for (i = 0; i < NRULES; i++)
@@ -271,12 +312,12 @@ static void emit_abi(struct filter *f, size_t abi, uint64_t groups)
 	}
 	filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && !same_body(abi, groups, first[i], first[j]); j++)
+		for (j = 0; j < i && !same_body(abi, b, first[i], first[j]); j++)
 			;
 		body[i] = j < i ? body[j] : f->len;
 		aim(f, at[i], body[i]);
 		if (j == i)
-			emit_body(f, abi, groups, first[i]);
+			emit_body(f, abi, b, first[i]);
 	}
 }
 
@@ -287,13 +328,14 @@ static void emit_abi(struct filter *f, size_t abi, uint64_t groups)
  * cleared; 0. Else the JA to patch to a block of its own, after the native.
  *	if (A & bit) { if (A == own nr) A = native nr ...;  A &= ~bit; }
  */
-static size_t emit_bit_abi(struct filter *f, size_t abi, size_t native, uint64_t groups)
+static size_t emit_bit_abi(struct filter *f, size_t abi, size_t native, const struct build *b)
 {
+	uint64_t groups = b->groups;
 	size_t i, skip;
 
 	for (i = 0; i < NRULES; i++)
 		if (active(&rules[i], abi, groups) &&
-		    rule_action(&rules[i], abi) != rule_action(&rules[i], native))
+		    rule_action(b, i, abi) != rule_action(b, i, native))
 			break;
 	filter_emit(f, BPF_JSET_K, 0, 1, abis[abi].nr_bit);
 	skip = f->len;
@@ -317,7 +359,7 @@ static size_t emit_bit_abi(struct filter *f, size_t abi, size_t native, uint64_t
  *	return KILL_PROCESS	(an ABI this table does not know)
  *	block:     A = nr;  the ABIs of a bit (x32), then the ABI without one
  */
-static void build_filter(struct filter *f, uint64_t groups)
+static void build_filter(struct filter *f, const struct build *b)
 {
 	size_t i, j, to_arch[NABIS], to_bit[NABIS];
 
@@ -336,13 +378,13 @@ static void build_filter(struct filter *f, uint64_t groups)
 		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
 		for (j = 0; j < NABIS; j++)
 			to_bit[j] = abis[j].nr_bit && abis[j].arch == abis[i].arch
-					    ? emit_bit_abi(f, j, i, groups)
+					    ? emit_bit_abi(f, j, i, b)
 					    : 0;
-		emit_abi(f, i, groups);
+		emit_abi(f, i, b);
 		for (j = 0; j < NABIS; j++)
 			if (to_bit[j]) {
 				land(f, to_bit[j]);
-				emit_abi(f, j, groups);
+				emit_abi(f, j, b);
 			}
 	}
 }
@@ -360,11 +402,29 @@ uint64_t refused_groups(const struct request *r)
 	return groups & ~r->allowed_syscalls;
 }
 
-/* Installed after no_new_privs, which an unprivileged filter needs. */
-int filter_syscalls(uint64_t groups)
+/* Installed after no_new_privs, which an unprivileged filter needs.
+ * TRACED: --explain watches the command (see stops()). */
+int filter_syscalls(uint64_t groups, int traced)
 {
+	struct build b = {groups, traced};
 	struct filter f = {.len = 0};
 
-	build_filter(&f, groups);
+	build_filter(&f, &b);
 	return filter_install(&f);
+}
+
+/* The rule a traced refusal's ret_data names, as the tracer must check it
+ * against the call the kernel reports; NULL for any other number. */
+int refusal_of(uint32_t ret_data, struct refusal *out)
+{
+	const struct rule *r;
+
+	if (ret_data < TRACE_BASE || ret_data >= TRACE_BASE + NRULES)
+		return -1;
+	r = &rules[ret_data - TRACE_BASE];
+	out->call = r->call;
+	out->nr = r->nr[0];
+	out->err = r->err;
+	out->group = r->group;
+	return 0;
 }

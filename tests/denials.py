@@ -11,6 +11,7 @@ import json
 import sys
 
 ERRNOS = {"EACCES", "EPERM", "EXDEV"}
+FILTER_ERRNOS = {"EAFNOSUPPORT", "ENOSYS", "EPERM", "EACCES"}
 
 
 def fail(number, why):
@@ -18,6 +19,8 @@ def fail(number, why):
 
 
 def what(number, d):
+    if d["kind"] == "syscall":
+        return d.get("family", "").encode()
     if d["kind"] == "fs" or "path" in d:
         if not isinstance(d.get("path"), str):
             fail(number, "no path")
@@ -28,6 +31,8 @@ def what(number, d):
 
 
 def advice(d):
+    if d.get("remove"):
+        return f"allow by removing {d['remove']}"
     if d.get("replace"):
         none = "" if d["replace"].startswith("--no-") else " none"
         return f"replace {d['replace']}{none} with " + " ".join(d["allow"])
@@ -48,7 +53,8 @@ def check(number, d):
     for key, kind in types.items():
         if not isinstance(d.get(key), kind):
             fail(number, f"{key} is missing or not a {kind.__name__}: {d}")
-    if d["kind"] not in ("fs", "net", "scope") or d["errno"] not in ERRNOS:
+    if d["kind"] not in ("fs", "net", "scope", "syscall") or \
+            d["errno"] not in (FILTER_ERRNOS if d["kind"] == "syscall" else ERRNOS):
         fail(number, f"kind or errno unknown: {d}")
     if d["right"] != d["rights"][0] or len(d["allow"]) not in (0, 2, 4):
         fail(number, f"right is not the first of rights, or allow is not an option: {d}")
@@ -70,8 +76,9 @@ def main():
         if sys.argv[2:] == ["--allow"]:
             out.writelines(w.encode("utf-8", "surrogateescape") + b"\n" for w in d["allow"])
             continue
-        out.write(b"%s %s (%s by %s): %s\n" % (
-            ",".join(d["rights"]).encode(), what(number, d), d["syscall"].encode(),
+        w = what(number, d)
+        out.write(b"%s%s (%s by %s): %s\n" % (
+            ",".join(d["rights"]).encode(), b" " + w if w else b"", d["syscall"].encode(),
             d["comm"].encode("utf-8", "surrogateescape"), advice(d).encode()))
 
 

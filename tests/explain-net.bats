@@ -107,3 +107,35 @@ setup() {
 	denied_then_allowed 1 "make_sock $d/no/sock (bind by tryop): allow with --rw $d/no" \
 		-- "$TRYOP" uself-path "$d/no/sock"
 }
+
+@test "--no-network and the baseline under --explain: still refused by the filter, and reported with the option that allows it" {
+	explain --ro / --no-network -- "$PYTHON" -c '
+import socket
+for f in (socket.AF_INET, socket.AF_INET6):
+    try:
+        socket.socket(f, socket.SOCK_STREAM)
+        print("made")
+    except OSError as e:
+        print(e.errno == 97 and "EAFNOSUPPORT")
+socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+print("unix")'
+	assert_equal "$status" 0
+	assert_equal "$output" $'EAFNOSUPPORT\nEAFNOSUPPORT\nunix'
+	assert_denied "network AF_INET (socket by python3): allow by removing --no-network" \
+		"network AF_INET6 (socket by python3): allow by removing --no-network"
+	# A user namespace: refused as without --explain, and the group named.
+	explain --ro / -- unshare -U true
+	assert_equal "$status" 1
+	assert_denied "userns (unshare by unshare): allow with --allow-syscalls userns"
+	# Control: the advice given, the call goes through (and nothing is reported).
+	explain --ro / --allow-syscalls userns -- unshare -U true
+	assert_equal "$status" 0
+	assert_equal "$stderr" ""
+	# A command that marks its own call as the tracer does is refused all the same.
+	explain --ro / --no-network -- "$PYTHON" -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.syscall(41, 2, 1, 0, 0, 0, 0x6c616e64)
+print("made" if r >= 0 else os.strerror(ctypes.get_errno()))'
+	assert_equal "$output" "Address family not supported by protocol"
+}

@@ -74,6 +74,13 @@ static const struct allowed calls_always[] = {
 	{SYS_ptrace, IS, 0, PTRACE_GETEVENTMSG},
 	{SYS_ptrace, IS, 0, PTRACE_GET_SYSCALL_INFO},
 	{SYS_ptrace, IS, 0, PTRACE_PEEKDATA},
+/* the one register a refusal's mark goes in (tracee.c: mark_refusal) */
+#if defined(__x86_64__)
+	{SYS_ptrace, IS, 0, PTRACE_POKEUSER},
+#else
+	{SYS_ptrace, IS, 0, PTRACE_GETREGSET},
+	{SYS_ptrace, IS, 0, PTRACE_SETREGSET},
+#endif
 	{SYS_wait4, ANY, 0, 0},
 	{SYS_rt_sigaction, ANY, 0, 0},
 	{SYS_rt_sigprocmask, ANY, 0, 0},

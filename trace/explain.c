@@ -43,7 +43,17 @@ struct explainer {
 static const struct {
 	int err;
 	const char *name;
-} errnames[] = {{EACCES, "EACCES"}, {EPERM, "EPERM"}, {EXDEV, "EXDEV"}};
+} errnames[] = {{EACCES, "EACCES"},
+		{EPERM, "EPERM"},
+		{EXDEV, "EXDEV"},
+		{ENOSYS, "ENOSYS"},
+		{EAFNOSUPPORT, "EAFNOSUPPORT"}};
+
+/* The errors a Landlock denial or a scope's refusal comes with. */
+static int denial_errno(int err)
+{
+	return err == EACCES || err == EPERM || err == EXDEV;
+}
 
 static const char *errname(int err)
 {
@@ -390,7 +400,7 @@ void explain_call(struct explainer *e, struct call_result *r)
 	struct advice a;
 	struct who w;
 
-	if (!errname(err))
+	if (!denial_errno(err))
 		return;
 	find_needs(r);
 	if (r->unseen && !e->unseen++)
@@ -450,4 +460,75 @@ void explain_finish(struct explainer *e)
 	}
 	if (e->json >= 0)
 		report_commit(&e->report);
+}
+
+/* The socket families --no-network refuses, by the names programs use. */
+static const struct {
+	int family;
+	const char *name;
+} families[] = {{2, "AF_INET"},	      {10, "AF_INET6"}, {16, "AF_NETLINK"},
+		{17, "AF_PACKET"},    {38, "AF_ALG"},	{40, "AF_VSOCK"},
+		{31, "AF_BLUETOOTH"}, {4, "AF_IPX"},	{5, "AF_APPLETALK"}};
+
+/*
+ * A call the system-call filter refuses (seen before the filter refuses
+ * it): one report per process name, call and group, and the option that
+ * allows it, --allow-syscalls GROUP, or leaving --no-network out.
+ */
+void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, const uint64_t *args)
+{
+	const char *group = "network", *family = NULL;
+	struct out j = {.fd = e->json, .escape = ESCAPE_JSON};
+	struct kv kv = {.o = &j, .json = 1};
+	char key[128], num[24], fam[24];
+	const struct name *g;
+	struct who w;
+	size_t i;
+
+	for (g = syscall_groups; g->name; g++)
+		if (g->bit == rf->group)
+			group = g->name;
+	for (i = 0; rf->group == GROUP_NETWORK && i < sizeof families / sizeof families[0]; i++)
+		if ((int)args[0] == families[i].family)
+			family = families[i].name;
+	if (rf->group == GROUP_NETWORK && !family)
+		family = decimal((int)args[0], fam);
+	if (read_who(tid, &w))
+		return; /* the process is gone */
+	join(key, sizeof key, "filter:", group, ":", rf->call, ":", family ? family : "", ":",
+	     w.comm, NULL);
+	if (!strset_has(&e->seen, key, strlen(key)) && e->seen.used >= DENIALS_MAX)
+		e->unlisted++;
+	if (e->seen.used >= DENIALS_MAX || !strset_add(&e->seen, key, strlen(key)))
+		return;
+	if (e->p->asked.explain) {
+		outf(&e->line, "landlock-run denied: %s%s%s (%s by %s[%s]): ", group,
+		     family ? " " : "", family ? family : "", rf->call, w.comm, w.pid);
+		if (rf->group == GROUP_NETWORK)
+			outf(&e->line, "allow by removing --no-network\n");
+		else
+			outf(&e->line, "allow with --allow-syscalls %s\n", group);
+		out_flush(&e->line);
+	}
+	if (e->json < 0)
+		return;
+	kv_word(&kv, "kind", "syscall");
+	kv_int(&kv, "pid", (long)strtoul(w.pid, NULL, 10));
+	kv_word(&kv, "comm", w.comm);
+	kv_word(&kv, "syscall", rf->call);
+	kv_word(&kv, "right", group);
+	kv_key(&kv, "rights");
+	outf(&j, "[\"%s\"]", group);
+	kv_word(&kv, "errno", errname(rf->err) ? errname(rf->err) : decimal(rf->err, num));
+	if (family)
+		kv_word(&kv, "family", family);
+	kv_key(&kv, "allow");
+	if (rf->group == GROUP_NETWORK)
+		outf(&j, "[]");
+	else
+		outf(&j, "[\"--allow-syscalls\",\"%s\"]", group);
+	if (rf->group == GROUP_NETWORK)
+		kv_word(&kv, "remove", "--no-network");
+	kv_end(&kv);
+	out_flush(&j);
 }

@@ -209,13 +209,37 @@ static void resume(struct tracer *tr, pid_t tid, int sig)
 	ptrace(t && t->in_call ? PTRACE_SYSCALL : PTRACE_CONT, tid, 0, sig);
 }
 
+/*
+ * A call the system-call filter refuses stopped here first (--explain):
+ * when the kernel's facts agree with the rule it names, it is marked, so
+ * the filter refuses it as the tracee goes on, and explained. A mark that
+ * cannot be made on a tracee still there ends the run: the call would
+ * otherwise go through.
+ */
+static void refused(struct tracer *tr, pid_t tid, const struct __ptrace_syscall_info *info)
+{
+	struct refusal rf;
+
+	if (info->op != PTRACE_SYSCALL_INFO_SECCOMP || info->arch != NATIVE_ARCH ||
+	    refusal_of(info->seccomp.ret_data, &rf) || info->seccomp.nr != rf.nr)
+		return;
+	if (mark_refusal(tid) && errno != ESRCH)
+		die_errno("%s: cannot mark a refused call of process %d", tr->mode, (int)tid);
+	if (tr->explainer)
+		explain_refusal(tr->explainer, tid, &rf, info->seccomp.args);
+}
+
 static void entered(struct tracer *tr, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
 	struct tracee *t = follow(tr, tid);
 	struct call_result entry = {.tid = tid, .entered = tid};
 
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) <= 0 || !trusted_stop(&info))
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) <= 0)
+		return;
+	if (info.seccomp.ret_data >= TRACE_BASE)
+		refused(tr, tid, &info);
+	if (!trusted_stop(&info))
 		return;
 	t->in_call = 1;
 	t->call = (int)info.seccomp.ret_data;

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -448,4 +450,27 @@ long pidfd_target(pid_t tid, int fd)
 
 	proc_path(path, tid, "/fdinfo/", decimal(fd, num));
 	return proc_field(path, "Pid", pid, sizeof pid) ? 0 : (long)strtoul(pid, NULL, 10);
+}
+
+/*
+ * Mark a refusal the tracer has seen (seccomp.c, stops()): argument 5 of
+ * the stopped call becomes TRACE_MARK, and the filter, run again as the
+ * tracee resumes, refuses the call itself. 0, or -1 and errno.
+ */
+int mark_refusal(pid_t tid)
+{
+#if defined(__x86_64__)
+	return (int)ptrace(PTRACE_POKEUSER, tid, (void *)offsetof(struct user_regs_struct, r9),
+			   (void *)(uintptr_t)TRACE_MARK);
+#elif defined(__aarch64__)
+	struct user_regs_struct regs;
+	struct iovec io = {&regs, sizeof regs};
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)1 /* NT_PRSTATUS */, &io))
+		return -1;
+	regs.regs[5] = TRACE_MARK;
+	return (int)ptrace(PTRACE_SETREGSET, tid, (void *)1, &io);
+#else
+#error "mark_refusal: which register holds argument 5 here?"
+#endif
 }

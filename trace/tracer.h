@@ -123,6 +123,7 @@ int proc_field(const char *file, const char *key, char *out, size_t size);
 int proc_status(pid_t tid, const char *key, char *out, size_t size);
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
+int mark_refusal(pid_t tid);
 void dir_of(char *out, const char *path);
 void grantable(char *path);
 
@@ -173,6 +174,8 @@ struct explainer *explain_start(const struct policy *p, const struct tracer *tr)
 void explain_open(struct explainer *e);
 void explain_call(struct explainer *e, struct call_result *r);
 void explain_finish(struct explainer *e);
+void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf,
+		     const uint64_t *args);
 
 /* learn.c */
 struct learner;

@@ -133,6 +133,8 @@ export interface Policy {
 
 /** What a denial refused; `errno` the error the call got. */
 export type DenialErrno = 'EACCES' | 'EPERM' | 'EXDEV';
+/** What the system-call filter answers a call it refuses: a kernel without that call. */
+export type FilterErrno = 'EAFNOSUPPORT' | 'ENOSYS' | 'EPERM' | 'EACCES';
 
 interface DenialBase {
 	/** The process that made the call (a thread's call is its process's). */
@@ -146,8 +148,17 @@ interface DenialBase {
 	/** The rights refused, as `-v` names them: `make_reg`, `write_file`, `tcp_connect`, `signal`... */
 	rights: string[];
 	errno: DenialErrno;
-	/** The options that would allow it, e.g. `['--rw', '/etc']`; empty when no option does. */
+	/**
+	 * The options that would allow it, e.g. `['--rw', '/etc']`, or two pairs; empty when no
+	 * option does (see `hidden`, `hiddenBeneath`, `remove`).
+	 */
 	allow: string[];
+	/** `allow` cannot be added beside this option (`--tcp-bind none`, `--no-tcp`): replace it. */
+	replace?: string;
+	/** The `--hide` path the object is in: no grant may reveal it. */
+	hidden?: string;
+	/** The `--hide` path beneath the object (a directory on its way): no grant allows it. */
+	hiddenBeneath?: string;
 }
 
 /** A file: `path` is canonical (for something to be made, its directory's path and the name). */
@@ -174,7 +185,26 @@ export interface ScopeDenial extends DenialBase {
 	pathBytes?: Uint8Array;
 }
 
-export type Denial = FsDenial | NetDenial | ScopeDenial;
+/** A call the system-call filter refused: `--no-network`, or a group of the baseline. */
+export interface SyscallDenial extends Omit<DenialBase, 'errno'> {
+	kind: 'syscall';
+	/** `network`, or the `--allow-syscalls` group: `userns`, `keyring`, `bpf`... */
+	right: string;
+	errno: FilterErrno;
+	/** For a socket: the family refused, `AF_INET`... */
+	family?: string;
+	/** The option to leave out to allow it (`--no-network`). */
+	remove?: string;
+}
+
+/** The report's last line when more denials happened than it lists (10,000 distinct ones). */
+export interface UnlistedDenials {
+	kind: 'unlisted';
+	/** How many were not listed, repeats counted. */
+	denials: number;
+}
+
+export type Denial = FsDenial | NetDenial | ScopeDenial | SyscallDenial | UnlistedDenials;
 
 /**
  * The denials of an `--explain-json` report (its text, or the bytes read from the file), in

@@ -3,8 +3,11 @@
 // made (see "DENIAL REPORTS" in landlock-run(1)). parseDenials() turns it into typed
 // objects and gives each path back as its exact bytes.
 
-const KINDS = ['fs', 'net', 'scope'];
+const KINDS = ['fs', 'net', 'scope', 'syscall'];
 const ERRNOS = ['EACCES', 'EPERM', 'EXDEV'];
+// What the system-call filter answers (--no-network, the baseline): a kernel without it.
+const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES'];
+const OPTIONAL_STRINGS = ['replace', 'hidden', 'hidden_beneath', 'remove', 'family'];
 
 // The launcher writes a byte that is not valid UTF-8 as \udcXX (Python's surrogateescape):
 // every other code point is its UTF-8 encoding.
@@ -33,14 +36,27 @@ function denial(text, line) {
 	} catch (e) {
 		throw new TypeError(`landlock-run: --explain-json line ${line}: not JSON (${e.message})`);
 	}
-	check(d !== null && typeof d === 'object' && KINDS.includes(d.kind), line, `unknown kind ${JSON.stringify(d?.kind)}`);
+	check(d !== null && typeof d === 'object', line, 'not a JSON object');
+	if (d.kind === 'unlisted') {
+		// the last line past the distinct denials listed: how many more there were
+		check(Number.isInteger(d.denials) && d.denials > 0, line, 'unlisted is not a count');
+		return { kind: 'unlisted', denials: d.denials };
+	}
+	check(KINDS.includes(d.kind), line, `unknown kind ${JSON.stringify(d?.kind)}`);
 	check(Number.isInteger(d.pid) && typeof d.comm === 'string' && typeof d.syscall === 'string', line,
 		'pid, comm or syscall missing');
-	check(isStrings(d.rights) && d.rights[0] === d.right && ERRNOS.includes(d.errno), line,
+	check(isStrings(d.rights) && d.rights[0] === d.right &&
+		(d.kind === 'syscall' ? FILTER_ERRNOS : ERRNOS).includes(d.errno), line,
 		'right, rights or errno not as documented');
-	check(isStrings(d.allow) && (d.allow.length === 0 || d.allow.length === 2), line, 'allow is not an option');
+	check(isStrings(d.allow) && [0, 2, 4].includes(d.allow.length), line, 'allow is not options and arguments');
 	const out = { kind: d.kind, pid: d.pid, comm: d.comm, syscall: d.syscall, right: d.right,
 		rights: d.rights, errno: d.errno, allow: d.allow };
+	for (const key of OPTIONAL_STRINGS) {
+		if (key in d) {
+			check(typeof d[key] === 'string', line, `${key} is not a string`);
+			out[key === 'hidden_beneath' ? 'hiddenBeneath' : key] = d[key];
+		}
+	}
 	if (typeof d.path === 'string') Object.assign(out, { path: d.path, pathBytes: bytesOf(d.path) });
 	else check(d.kind !== 'fs', line, 'a filesystem denial without a path');
 	if (d.kind === 'net') {

@@ -61,3 +61,27 @@ test('parseDenials: a line that is not a denial is a TypeError naming its line',
 			(e) => e instanceof TypeError && /^landlock-run: --explain-json line 2: /.test(e.message), line);
 	}
 });
+
+test('parseDenials: the filter\'s refusals, advice to replace or none for a hidden path, and the unlisted count', () => {
+	const report = [
+		'{"kind":"syscall","pid":7,"comm":"curl","syscall":"socket","right":"network","rights":["network"],"errno":"EAFNOSUPPORT","family":"AF_INET","allow":[],"remove":"--no-network"}',
+		'{"kind":"syscall","pid":7,"comm":"unshare","syscall":"unshare","right":"userns","rights":["userns"],"errno":"EPERM","allow":["--allow-syscalls","userns"]}',
+		'{"kind":"net","pid":7,"comm":"nc","syscall":"bind","right":"tcp_bind","rights":["tcp_bind"],"errno":"EACCES","port":0,"allow":["--tcp-bind","0","--tcp-connect","none"],"replace":"--no-tcp"}',
+		'{"kind":"fs","pid":7,"comm":"cat","syscall":"openat","right":"read_file","rights":["read_file"],"errno":"EACCES","path":"/h/.ssh/k","allow":[],"hidden":"/h/.ssh"}',
+		'{"kind":"fs","pid":7,"comm":"ls","syscall":"openat","right":"read_dir","rights":["read_dir"],"errno":"EACCES","path":"/h","allow":[],"hidden_beneath":"/h/.ssh"}',
+		'{"kind":"unlisted","denials":12}',
+		'',
+	].join('\n');
+	const d = parseDenials(report);
+	assert.deepEqual(d.map((x) => x.kind), ['syscall', 'syscall', 'net', 'fs', 'fs', 'unlisted']);
+	assert.equal(d[0].remove, '--no-network');
+	assert.equal(d[0].family, 'AF_INET');
+	assert.deepEqual(d[1].allow, ['--allow-syscalls', 'userns']);
+	assert.equal(d[2].port, 0);
+	assert.equal(d[2].replace, '--no-tcp');
+	assert.equal(d[3].hidden, '/h/.ssh');
+	assert.equal(d[4].hiddenBeneath, '/h/.ssh');
+	assert.deepEqual(d[5], { kind: 'unlisted', denials: 12 });
+	assert.throws(() => parseDenials('{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}\n'),
+		TypeError);
+});
