@@ -69,7 +69,7 @@
 #undef fork
 #undef _Fork
 #undef setsid
-#undef getresuid
+#undef getauxval
 #undef calloc
 #undef malloc
 #undef realloc
@@ -454,9 +454,9 @@ pid_t lr_fuzz_setsid(void)
 	return process_setsid();
 }
 
-int lr_fuzz_getresuid(uid_t *r, uid_t *e, uid_t *s)
+unsigned long lr_fuzz_getauxval(unsigned long type)
 {
-	return process_getresuid(r, e, s);
+	return process_getauxval(type);
 }
 
 int lr_fuzz_prctl(int option, ...)

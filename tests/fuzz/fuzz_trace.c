@@ -43,7 +43,7 @@
 #undef fork
 #undef _Fork
 #undef setsid
-#undef getresuid
+#undef getauxval
 #undef calloc
 #undef malloc
 #undef realloc
@@ -127,9 +127,9 @@ pid_t lr_fuzz_setsid(void)
 	finding("setsid from a decoder");
 }
 
-int lr_fuzz_getresuid(uid_t *r, uid_t *e, uid_t *s)
+unsigned long lr_fuzz_getauxval(unsigned long type)
 {
-	return getresuid(r, e, s);
+	return getauxval(type);
 }
 
 void *lr_fuzz_calloc(size_t n, size_t size)

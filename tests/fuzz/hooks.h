@@ -12,6 +12,7 @@
 
 #define _GNU_SOURCE /* identical to the launcher's own definition */
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -25,7 +26,7 @@ long lr_fuzz_syscall(long nr, ...);
 int lr_fuzz_prctl(int option, ...);
 pid_t lr_fuzz_fork(void);
 pid_t lr_fuzz_setsid(void);
-int lr_fuzz_getresuid(uid_t *r, uid_t *e, uid_t *s);
+unsigned long lr_fuzz_getauxval(unsigned long type);
 void *lr_fuzz_calloc(size_t n, size_t size);
 void *lr_fuzz_malloc(size_t size);
 void *lr_fuzz_realloc(void *ptr, size_t size);
@@ -42,7 +43,7 @@ void *lr_fuzz_mremap(void *old, size_t old_len, size_t len, int flags, ...);
 #define fork	  lr_fuzz_fork
 #define _Fork	  lr_fuzz_fork
 #define setsid	  lr_fuzz_setsid
-#define getresuid lr_fuzz_getresuid
+#define getauxval lr_fuzz_getauxval
 #define calloc	  lr_fuzz_calloc
 #define malloc	  lr_fuzz_malloc
 #define realloc	  lr_fuzz_realloc

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -358,10 +359,12 @@ long process_close_range(unsigned first, unsigned last, unsigned flags)
 	return 0;
 }
 
-int process_getresuid(uid_t *r, uid_t *e, uid_t *s)
+/* The ids the kernel hands over at exec: root's, or 1000's. */
+unsigned long process_getauxval(unsigned long type)
 {
-	*r = *e = *s = proc.root ? 0 : 1000;
-	return 0;
+	if (type == AT_UID || type == AT_EUID)
+		return proc.root ? 0 : 1000;
+	return getauxval(type);
 }
 
 pid_t process_setsid(void)

@@ -60,7 +60,7 @@ long process_capset(const void *header, const void *data);
 long process_seccomp(unsigned op, unsigned flags, const void *prog);
 long process_close_range(unsigned first, unsigned last, unsigned flags);
 pid_t process_setsid(void);
-int process_getresuid(uid_t *r, uid_t *e, uid_t *s); /* root's ids, or 1000 */
+unsigned long process_getauxval(unsigned long type); /* AT_UID, AT_EUID: root's, or 1000 */
 /* At exec: the capability sets the command would get are what the contract
  * says, and the one seccomp filter refuses terminal injection, the network
  * with --no-network, the baseline but what --allow-syscalls names and, for
