@@ -661,7 +661,8 @@ int main(int argc, char **argv)
 		trace(&p, ruleset); /* the parent stays outside and watches; COMMAND runs below */
 	if (ruleset >= 0)
 		enforce(&p, ruleset);
-	if (filter_syscalls(p.kernel.refused, p.asked.explain || p.asked.explain_json))
+	if (filter_syscalls(p.kernel.refused | (tracing(&p.asked) ? GROUP_TRACED : 0),
+			    p.asked.explain || p.asked.explain_json))
 		die_errno("cannot install the seccomp filter");
 	if (!p.asked.keep_caps)
 		drop_capabilities();

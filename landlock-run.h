@@ -102,6 +102,7 @@ enum syscall_group {
 	GROUP_USERFAULTFD = 1 << 7,
 	GROUP_METADATA = 1 << 8,
 	GROUP_BASELINE = (1 << 9) - (1 << 2), /* io_uring to metadata */
+	GROUP_TRACED = 1 << 9, /* while --explain or --learn traces: what escapes it */
 };
 
 /*

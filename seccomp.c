@@ -36,13 +36,14 @@
 #include "seccomp.h"
 
 /* The UAPI constants the rules test, which musl-gcc's headers may lack. */
-#define AF_UNIX_DOMAIN	1	   /* AF_UNIX, AF_LOCAL */
-#define SOCKETCALL_SOCK 1	   /* socketcall(SYS_SOCKET, args) */
-#define SOCKETCALL_PAIR 8	   /* socketcall(SYS_SOCKETPAIR, args) */
-#define CLONE_NEWUSER_F 0x10000000 /* CLONE_NEWUSER */
-#define MODE_SETID	06000	   /* S_ISUID | S_ISGID */
-#define TIOCSTI_CMD	0x5412
-#define TIOCLINUX_CMD	0x541c
+#define AF_UNIX_DOMAIN	 1	    /* AF_UNIX, AF_LOCAL */
+#define SOCKETCALL_SOCK	 1	    /* socketcall(SYS_SOCKET, args) */
+#define SOCKETCALL_PAIR	 8	    /* socketcall(SYS_SOCKETPAIR, args) */
+#define CLONE_NEWUSER_F	 0x10000000 /* CLONE_NEWUSER */
+#define CLONE_UNTRACED_F 0x00800000 /* CLONE_UNTRACED */
+#define MODE_SETID	 06000	    /* S_ISUID | S_ISGID */
+#define TIOCSTI_CMD	 0x5412
+#define TIOCLINUX_CMD	 0x541c
 
 /* What a rule tests of one argument's low 32 bits before it refuses. */
 enum test { ALWAYS, EQ, NE, SET };
@@ -115,6 +116,15 @@ static const struct rule rules[] = {
 	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EPERM, 0, "lremovexattr"},
 	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EPERM, 0, "fremovexattr"},
 	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EPERM, 0, "removexattrat"},
+	/* While traced, on every ABI, whatever --allow-syscalls says: a child
+	 * made with CLONE_UNTRACED is not followed (EPERM, as for a flag not
+	 * allowed); clone3's flags are in memory (ENOSYS: libc falls back to
+	 * clone); io_uring's operations are no system calls and never stop. */
+	{GROUP_TRACED, NR_clone, 0, SET, EPERM, CLONE_UNTRACED_F, "clone"},
+	{GROUP_TRACED, NR_clone3, 0, ALWAYS, ENOSYS, 0, "clone3"},
+	{GROUP_TRACED, NR_io_uring_setup, 0, ALWAYS, ENOSYS, 0, "io_uring_setup"},
+	{GROUP_TRACED, NR_io_uring_enter, 0, ALWAYS, ENOSYS, 0, "io_uring_enter"},
+	{GROUP_TRACED, NR_io_uring_register, 0, ALWAYS, ENOSYS, 0, "io_uring_register"},
 };
 /* clang-format on */
 
@@ -174,10 +184,11 @@ struct build {
 /* Traced, a refusal on the native ABI (column 0) first stops at the tracer,
  * which sees it and marks the call (argument 5, which none of these calls
  * reads, set to TRACE_MARK); the filter, run again, then refuses it itself.
- * The terminal's rules do not stop: there is nothing to explain. */
+ * The terminal's rules and the tracer's own do not stop: there is nothing
+ * to explain. */
 static int stops(const struct build *b, size_t row, size_t abi)
 {
-	return b->traced && abi == 0 && rules[row].group != GROUP_TTY;
+	return b->traced && abi == 0 && !(rules[row].group & (GROUP_TTY | GROUP_TRACED));
 }
 
 /* What a refusal returns: decided here only, per rule and ABI. */

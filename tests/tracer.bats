@@ -63,6 +63,12 @@ teardown() {
 	assert_output ok
 	explain --ro / -- "$HOSTILE" untraced
 	assert_equal "$output" EPERM
+	# Through the i386 ABI too (int 0x80), where the tracer does not look.
+	if [ "$(uname -m)" = x86_64 ]; then
+		run -0 "$HELPERS/sysop" clone i386 800000
+		explain --ro / -- "$HELPERS/sysop" clone i386 800000
+		assert_equal "$output" EPERM
+	fi
 	# clone3, whose flags a filter cannot read, is ENOSYS: libc falls back to clone.
 	explain --ro / -- "$PYTHON" -c 'import ctypes, os; r = ctypes.CDLL(None, use_errno=True).syscall(435, 0, 0); print(os.strerror(ctypes.get_errno()))'
 	assert_equal "$output" "Function not implemented"
@@ -76,7 +82,11 @@ teardown() {
 	gone "$(cat ok/pid)"
 }
 
-@test "io_uring is refused while traced (ENOSYS): its operations would bypass every stop" {
+@test "io_uring is refused while traced (ENOSYS), whatever --allow-syscalls says: its operations would bypass every stop" {
+	# Control: allowed, and not traced, the ring is made.
+	run -0 "$LR" --ro / --allow-syscalls io_uring -- "$HELPERS/sysop" io_uring-setup
+	explain --ro / --allow-syscalls io_uring -- "$HELPERS/sysop" io_uring-setup
+	assert_equal "$output" ENOSYS
 	explain --ro / -- "$PYTHON" -c 'import ctypes, os; p = ctypes.create_string_buffer(120); r = ctypes.CDLL(None, use_errno=True).syscall(425, 1, p); print(os.strerror(ctypes.get_errno()) if r < 0 else "ok")'
 	assert_equal "$output" "Function not implemented"
 }

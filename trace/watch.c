@@ -1,11 +1,9 @@
 /*
  * The traced child's seccomp filter: it stops the system calls the policy
- * can refuse (calls.c) at the tracer, and refuses, while traced, what would
- * take a process out of the tracer's sight: clone(CLONE_UNTRACED), whose
- * child PTRACE_O_TRACEFORK cannot follow; clone3, whose flags sit in memory
- * a filter cannot read (ENOSYS, so libc falls back to clone); and io_uring,
- * whose operations are no system calls and never stop. Every other call
- * runs at full speed.
+ * can refuse (calls.c) at the tracer; every other call runs at full speed.
+ * What would take a process out of the tracer's sight (clone with
+ * CLONE_UNTRACED, clone3, io_uring) the system-call filter refuses on every
+ * ABI while traced (seccomp.c, GROUP_TRACED).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,14 +15,6 @@
 #include <sys/syscall.h>
 
 #include "tracer.h"
-
-#ifndef CLONE_UNTRACED
-#define CLONE_UNTRACED 0x00800000
-#endif
-
-/* Calls the tracer cannot follow, refused with ENOSYS as on a kernel
- * without them (numbers shared by every architecture since Linux 5.1). */
-static const uint32_t unseen[] = {425, 426, 427, 435}; /* io_uring_*, clone3 */
 
 /* Reading and executing are allowed everywhere: no --ro at all, or a
  * --ro (or --rw) grant on / itself, with nothing hidden beneath it. */
@@ -64,7 +54,6 @@ static int reads_only_pass(const struct policy *p, const struct call *c, int rea
 
 /*
  *	if (arch != native) allow	(the other ABIs are not watched)
- *	clone with CLONE_UNTRACED: EPERM; clone3, io_uring: ENOSYS
  *	per watched call:  if (nr == its number) return TRACE | row
  *	    an open when reads pass: if (!(flags & writing)) allow
  *	allow
@@ -79,15 +68,6 @@ void watch_calls(const struct policy *p)
 	filter_emit(&f, BPF_JEQ_K, 1, 0, NATIVE_ARCH);
 	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
 	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
-	filter_emit(&f, BPF_JEQ_K, 0, 4, SYS_clone);
-	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(0));
-	filter_emit(&f, BPF_JSET_K, 0, 1, CLONE_UNTRACED);
-	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM);
-	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
-	for (i = 0; i < sizeof unseen / sizeof unseen[0]; i++) {
-		filter_emit(&f, BPF_JEQ_K, 0, 1, unseen[i]);
-		filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | ENOSYS);
-	}
 	for (i = 0; i < NCALLS; i++) {
 		const struct call *c = &calls[i];
 		int pass = reads_only_pass(p, c, reads);
