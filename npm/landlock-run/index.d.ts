@@ -411,6 +411,13 @@ export interface ProbeEnforced {
 	udp: boolean;
 	/** The scopes that can be confined (ABI >= 6). */
 	scopes: Scope[];
+	/**
+	 * What this policy confines of the network: 'all' (`noNetwork`: no socket but AF_UNIX), the
+	 * protocols whose ports Landlock confines ('tcp', 'udp', 'tcp,udp'), or 'none'.
+	 */
+	network: string;
+	/** The system-call groups this policy's filter refuses (and the probe proved or could not). */
+	baseline: SyscallGroup[];
 	code: null;
 	error: null;
 }
@@ -426,6 +433,8 @@ export interface ProbeUnusable {
 	tcp: false;
 	udp: false;
 	scopes: [];
+	network: 'none';
+	baseline: [];
 	code: ProbeErrorCode;
 	/** The launcher's `landlock-run: ` line, or what else went wrong. */
 	error: string;

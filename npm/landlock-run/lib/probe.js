@@ -11,6 +11,7 @@ const MAX_OUTPUT = 1 << 20;
 
 const unusable = (code, error) => ({
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, udp: false, scopes: [],
+	network: 'none', baseline: [],
 	code, error,
 });
 const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
@@ -60,6 +61,8 @@ function interpret(run, { file, timeoutMs }) {
 		tcp: facts.tcp === true,
 		udp: facts.udp === true,
 		scopes: Array.isArray(facts.scopes) ? facts.scopes.filter((s) => typeof s === 'string') : [],
+		network: typeof facts.network === 'string' ? facts.network : 'none',
+		baseline: Array.isArray(facts.baseline) ? facts.baseline.filter((s) => typeof s === 'string') : [],
 		code: null,
 		error: null,
 	};
