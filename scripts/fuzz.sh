@@ -51,7 +51,7 @@ build() {
 seed_trace() {
 	local dir=$1 row mode
 	mkdir -p "$dir"
-	for mode in 0 1 32 33; do
+	for mode in 64 65 114 115; do # two calls each (bits 6-7: 1); ABI 1 and 10
 		for row in $(seq 0 40); do
 			{
 				printf "\\x$(printf %02x "$mode")"

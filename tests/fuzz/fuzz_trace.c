@@ -9,12 +9,13 @@
  * tracee. Every decoder reads only, and writes only to /dev/null here.
  *
  * Input: byte 0 picks the mode (bit 0: --learn, else --explain), the ABI
- * (bits 1-4: 1 + n % 10) and whether reads are confined (bit 5); then up
- * to 8 forged calls of 14 bytes each (the row, which may be past the table;
- * the return value; six argument kinds; six value bytes); the rest is the
- * tracee's memory. The first forged call also becomes a ptrace stop report
- * for trusted_stop(), whose verdict is checked against what the kernel's
- * facts say. A finding: a sanitizer report, a launcher failure (an exit
+ * (bits 1-4: 1 + n % 10), whether reads are confined (bit 5) and how many
+ * forged calls follow (bits 6-7: 1 to 4), 14 bytes each (the row, which
+ * may be past the table; the return value; six argument kinds; six value
+ * bytes); the rest is the tracee's memory (a call count from the byte, not
+ * from the length, so a mutation that grows the memory keeps the calls). The
+ * first forged call also becomes a ptrace stop report for trusted_stop(),
+ * whose verdict is checked against what the kernel's facts say. A finding: a sanitizer report, a launcher failure (an exit
  * from a decoder), or a stop trusted against the facts.
  */
 #define _GNU_SOURCE
@@ -54,7 +55,6 @@
 #undef main
 
 #define CALL_BYTES 14
-#define MAX_CALLS  8
 #define MEMORY	   8192 /* the forged memory, followed by an unmapped page */
 
 static char *memory; /* MEMORY bytes, then PROT_NONE */
@@ -320,10 +320,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t calls, i, blob;
 	void *consumer;
 
-	if (size < 1 + CALL_BYTES)
+	calls = 1 + (data[0] >> 6);
+	if (size < 1 + calls * CALL_BYTES)
 		return 0;
-	calls = (size - 1) / CALL_BYTES;
-	calls = calls > MAX_CALLS ? MAX_CALLS : calls;
 	blob = size - 1 - calls * CALL_BYTES;
 	memset(memory, 0, MEMORY);
 	memcpy(memory + MEMORY - blob, data + 1 + calls * CALL_BYTES, blob);
