@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """tests/audit/run.py [WORKLOAD...]: --explain checked against the kernel's own
 Landlock audit records, workload by workload (tests/audit/workloads.py).
+tests/audit/run.py --compare OPTION... -- COMMAND...: the same for one
+command line, run in the current directory, everything it saw printed.
 
 Each run is `landlock-run --log-subprocesses --explain-json FILE --status-fd N
 POLICY -- COMMAND` while tests/audit/auditlog.py collects every Landlock
@@ -25,6 +27,7 @@ report and log (in /run); the paths are printed.
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -124,6 +127,8 @@ class Context:
 
     def reset(self, w, home=True):
         """A fresh tree (and home) for the next run, as the workload makes them."""
+        if isinstance(w, workloads.AdHoc):
+            return  # run.py --compare runs where it is
         for d, make in ((self.tree, w.make_tree), (self.home, w.make_home)):
             if d == self.home and not home and os.path.isdir(d):
                 continue
@@ -288,7 +293,7 @@ class Findings:
 
     def __init__(self):
         self.lists = {k: {} for k in ("unexplained", "without_record", "rights", "pid", "advice",
-                                      "incomplete", "documented")}
+                                      "incomplete", "documented", "set_aside")}
 
     def add(self, kind, key, lines):
         self.lists[kind].setdefault(key, lines)
@@ -313,6 +318,8 @@ def record(found, run):
         found.add("unexplained", k.key(), kernel_lines(k, run))
     for k, kind in c.documented:
         found.add("documented", k.key(), [f"documented ({kind}): {k.text}"])
+    for k, why in c.ignored:
+        found.add("set_aside", (k.key(), why), [f"set aside ({why}): {k.text}"])
     for j in c.without_record:
         found.add("without_record", (j.kind, j.path, j.rights), explained_lines(j, run))
     for x, only in c.rights_differ:
@@ -395,8 +402,16 @@ def compare_workload(ctx, tap, w):
     tap.check(f"{w.name}: the records are complete (the kernel's count per domain; no "
               "denial left unlisted)",
               not found.lists["incomplete"], found.details("incomplete"))
-    for line in found.details("documented"):
+    for line in found.details("documented") + found.details("set_aside"):
         tap.note(f"  {line}")
+    total = [r.comparison for r in ctx.round_runs]
+    tap.note(f"{w.name}, {len(total)} rounds: kernel {sum(len(c.kernel) for c in total)} denials, "
+             f"explained {sum(len(c.explained) for c in total)}, matched "
+             f"{sum(len(c.matched) for c in total)}, unexplained "
+             f"{sum(len(c.unexplained) for c in total)} (+"
+             f"{sum(len(c.documented) for c in total)} documented), without record "
+             f"{sum(len(c.without_record) for c in total)}; advice {tally['tried']} tried, "
+             f"{tally['worked']} worked")
     tap.check(f"{w.name}: every kernel denial is explained (or of a kind tests/audit/"
               "not-explained lists)", not found.lists["unexplained"], found.details("unexplained"))
     tap.check(f"{w.name}: every explained denial has a kernel record",
@@ -430,6 +445,11 @@ def learn_workload(ctx, tap, w):
               [f"learn: status {learn.status}: {learn.shell()}"] +
               [f"policy: {line}" for line in broad] +
               [f"stderr: {line}" for line in learn.stderr.splitlines()[-5:]])
+    per_boot = [line for line in text.splitlines() if _per_boot(line)]
+    tap.check(f"{w.name} --learn: the learned policy names no per-boot or per-machine path "
+              "(/proc/PID, a cgroup below /sys/fs/cgroup/CONTROLLER)",
+              learn.status == 0 and bool(text) and not per_boot,
+              [f"policy: {line}" for line in per_boot])
     learned = learn.status == 0 and bool(text)
 
     def rerun(stage):
@@ -454,12 +474,26 @@ def learn_workload(ctx, tap, w):
         rerun(f"after {what}")
 
 
-def _covers(line, home):
-    for opt in ("--ro=", "--rw=", "--ro-try=", "--rw-try="):
+def _grant(line):
+    """The path of a grant line of a learned policy, or None."""
+    for opt in ("--ro=", "--rw=", "--ro-try=", "--rw-try=", "--unix="):
         if line.startswith(opt):
-            path = os.path.realpath(line[len(opt):])
-            return path == "/" or path == home or home.startswith(path.rstrip("/") + "/")
-    return False
+            return line[len(opt):]
+    return None
+
+
+def _per_boot(line):
+    path = _grant(line) or ""
+    cgroup = path.split("/")[4:] if path.startswith("/sys/fs/cgroup/") else []
+    return bool(re.match(r"^/proc/\d+(/|$)", path)) or len(cgroup) > 1
+
+
+def _covers(line, home):
+    path = _grant(line)
+    if path is None or line.startswith("--unix="):
+        return False
+    path = os.path.realpath(path)
+    return path == "/" or path == home or home.startswith(path.rstrip("/") + "/")
 
 
 # --- the harness -----------------------------------------------------------------
@@ -507,26 +541,36 @@ def unusable():
     return None
 
 
+def compare_one(argv):
+    """run.py --compare OPTION... -- COMMAND...: one confined run of COMMAND in
+    the current directory, with the caller's environment, its kernel records
+    beside its explanations, and each piece of advice tried; for reproducing
+    what the workloads found."""
+    if "--" not in argv:
+        sys.exit("usage: tests/audit/run.py --compare OPTION... -- COMMAND...")
+    cut = argv.index("--")
+    tap = Tap()
+    reason = unusable()
+    if reason:
+        return tap.end(skip=reason)
+    return harness(tap, [workloads.AdHoc(argv[:cut], argv[cut + 1:])], adhoc=True)
+
+
 def main(names):
     tap = Tap()
     reason = unusable()
     if reason:
         return tap.end(skip=reason)
-    for need in (LR, f"{HELPERS}/edgeop", f"{HELPERS}/tryop"):
-        if not os.access(need, os.X_OK):
-            tap.check(f"{need} is built (make all test-helpers)", False)
-            return tap.end()
     chosen = [w for w in workloads.ALL if not names or w.name in names]
     unknown = set(names) - {w.name for w in workloads.ALL}
     if unknown:
         tap.check("known workloads", False, [f"no workload {n}" for n in sorted(unknown)])
         return tap.end()
-    lock = None
-    if not held_by_ancestor(LOCK):
-        lock = open(LOCK, "a")
-        tap.note(f"waiting for {LOCK}")
-        fcntl.flock(lock, fcntl.LOCK_EX)
-    documented = compare.read_not_explained(f"{HERE}/not-explained")
+    return harness(tap, chosen)
+
+
+def check_list(tap, documented):
+    """The not-explained list against the README, and against the recognizers."""
     paragraph = compare.readme_paragraph(f"{REPO}/README.md")
     missing = [f"{k}: '{words}'" for k, words in documented.items() if words not in paragraph]
     tap.check("tests/audit/not-explained: each kind is in the README's \"Not explained\" "
@@ -534,6 +578,21 @@ def main(names):
     unknown = [k for k in documented if k not in compare.UNSEEN]
     tap.check("tests/audit/not-explained: each kind has a recognizer (compare.UNSEEN)",
               not unknown, unknown)
+
+
+def harness(tap, chosen, adhoc=False):
+    for need in (LR, f"{HELPERS}/edgeop", f"{HELPERS}/tryop"):
+        if not os.access(need, os.X_OK):
+            tap.check(f"{need} is built (make all test-helpers)", False)
+            return tap.end()
+    lock = None
+    if not held_by_ancestor(LOCK):
+        lock = open(LOCK, "a")
+        tap.note(f"waiting for {LOCK}")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    documented = compare.read_not_explained(f"{HERE}/not-explained")
+    if not adhoc:
+        check_list(tap, documented)
     before = auditlog.status()
     tap.note(f"audit: enabled {before['enabled']}, backlog_limit {before['backlog_limit']}, "
              f"lost {before['lost']}")
@@ -552,30 +611,7 @@ def main(names):
     started = time.monotonic()
     try:
         for w in chosen:
-            t0, runs0 = time.monotonic(), ctx.runs
-            why = w.unsupported(ctx)
-            if why:
-                tap.check(f"{w.name} # SKIP {why}", True)
-                continue
-            ctx.enter(w)
-            try:
-                w.prepare(ctx)
-                for n, line in enumerate(w.command(ctx)):
-                    if "\n" in line:
-                        tap.note(f"{w.name}: $SCRIPT (argument {n} of its command):")
-                        for text in line.strip("\n").splitlines():
-                            tap.note(f"  | {text}")
-                compare_workload(ctx, tap, w)
-                for name, ok, details in w.controls(ctx):
-                    tap.check(name, ok, details)
-                if w.learn:
-                    learn_workload(ctx, tap, w)
-            except Exception:  # a broken workload fails, and the others still run
-                tap.check(f"{w.name}: the harness ran it", False,
-                          traceback.format_exc().splitlines())
-            finally:
-                w.finish(ctx)
-            tap.note(f"{w.name}: {ctx.runs - runs0} runs, {time.monotonic() - t0:.1f} s")
+            run_workload(ctx, tap, w, adhoc)
     finally:
         collector.close()
         if not before["enabled"]:
@@ -591,5 +627,53 @@ def main(names):
     return tap.end()
 
 
+def run_workload(ctx, tap, w, adhoc):
+    t0, runs0 = time.monotonic(), ctx.runs
+    why = w.unsupported(ctx)
+    if why:
+        tap.check(f"{w.name} # SKIP {why}", True)
+        return
+    ctx.enter(w)
+    if adhoc:
+        ctx.tree, ctx.home = os.getcwd(), os.environ.get("HOME", "/")
+    try:
+        w.prepare(ctx)
+        for n, line in enumerate(w.command(ctx)):
+            if "\n" in line:
+                tap.note(f"{w.name}: $SCRIPT (argument {n} of its command):")
+                for text in line.strip("\n").splitlines():
+                    tap.note(f"  | {text}")
+        if w.rounds:
+            compare_workload(ctx, tap, w)
+        if adhoc:
+            show(tap, ctx.round_runs[0])
+        for name, ok, details in w.controls(ctx):
+            tap.check(name, ok, details)
+        if w.learn:
+            learn_workload(ctx, tap, w)
+    except Exception:  # a broken workload fails, and the others still run
+        tap.check(f"{w.name}: the harness ran it", False, traceback.format_exc().splitlines())
+    finally:
+        w.finish(ctx)
+    tap.note(f"{w.name}: {ctx.runs - runs0} runs, {time.monotonic() - t0:.1f} s")
+
+
+def show(tap, run):
+    """Everything one run's comparison saw (run.py --compare)."""
+    c = run.comparison
+    tap.note(f"status {run.status}; {run.shell()}")
+    for k in c.kernel:
+        tap.note(f"kernel: {k.text}")
+        tap.note(f"  call: {k.syscall_text}")
+    for k, why in c.ignored:
+        tap.note(f"set aside ({why}): {k.text}")
+    for j in c.explained:
+        tap.note(f"explain: {j.line}")
+    for line in run.stderr.splitlines():
+        tap.note(f"stderr: {line}")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--compare"]:
+        sys.exit(compare_one(sys.argv[2:]))
     sys.exit(main(sys.argv[1:]))

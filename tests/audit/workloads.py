@@ -1,7 +1,8 @@
 """The workloads of tests/audit: real programs on inputs made here, and the
 edge cases of issue 20. Each is a class with
 
-  name, rounds      follow the advice for at most this many rounds (1: one run)
+  name, rounds      follow the advice for at most this many rounds (1: one run;
+                    0: no comparison, --learn only)
   converge          following all the advice must reach a run with no denial
   learn             also: --learn, then a clean confined rerun from the policy
   as_nobody         run the launcher as nobody (uid 65534)
@@ -277,6 +278,17 @@ class Npm(Workload):
         return ["npm cache clean --force"]
 
 
+class NpmFirstRun(Npm):
+    """--learn only: the same npm install in a home where npm never ran (no
+    ~/.npm before the run): the learned policy must still not grant $HOME,
+    and must survive a cache clean."""
+    name = "npm-first-run"
+    rounds = 0
+
+    def make_home(self, ctx):
+        write(f"{ctx.home}/.npmrc", "fund=false\naudit=false\nupdate-notifier=false\n")
+
+
 BATTERY = r"""
 t=$1 ok=$1/ok
 try() { "$@" 2>/dev/null || echo "failed: $*"; }
@@ -532,6 +544,16 @@ class NonDumpable(Workload):
                [f"stderr: {line}" for line in run.stderr.splitlines()] or ["stderr: (empty)"])
 
 
+class NonDumpableRoot(NonDumpable):
+    """The same with the launcher root: a tracer that attached with
+    CAP_SYS_PTRACE may read a non-dumpable tracee, so both are explained."""
+    name = "non-dumpable-root"
+    as_nobody = False
+
+    def controls(self, ctx):
+        return iter(())
+
+
 class OtherAbi(Workload):
     """A file made through the i386 system-call ABI (int 0x80 from a 64-bit
     process), which the tracer does not stop; beside it, the same through
@@ -746,6 +768,23 @@ class StdoutFile(Workload):
                 " echo d > /dev/fd/5; echo e > /proc/self/fd/5; echo f >&5; exit 0"]
 
 
-ALL = [CBuild(), Git(), Pip(), Npm(), Battery(), Network(), TcpBindNone(), PortZero(),
-       Signals(), Threads(), Tmpfile(), NonDumpable(), OtherAbi(), IoUring(), Noexec(), Acl(),
-       ProtectedRegular(), StdoutFile()]
+class AdHoc(Workload):
+    """One command line given to run.py --compare, run where it is, as it is."""
+    name = "compare"
+
+    def __init__(self, policy, command):
+        self.options, self.argv = policy, command
+
+    def policy(self, ctx):
+        return self.options
+
+    def command(self, ctx):
+        return self.argv
+
+    def env(self, ctx):
+        return dict(os.environ)
+
+
+ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(), PortZero(),
+       Signals(), Threads(), Tmpfile(), NonDumpable(), NonDumpableRoot(), OtherAbi(), IoUring(),
+       Noexec(), Acl(), ProtectedRegular(), StdoutFile()]
