@@ -98,6 +98,8 @@ class KernelDenial:
             self.obj = int(f.get("src", f.get("dest", "0")))
         elif blockers.startswith("scope.signal"):
             self.kind, self.obj = "scope", int(f.get("opid", "-1"))
+        elif blockers.startswith("scope."):
+            self.kind, self.obj = "scope", f.get("path", f.get("opid"))
         else:
             self.kind, self.obj = "other", f.get("path", f.get("opid"))
 
@@ -205,13 +207,26 @@ class Comparison:
         self.run = run
         self.explained = explained
         self.ignored = []  # (KernelDenial, why)
-        distinct = {}  # (kind, object, rights) -> the first such KernelDenial
-        self.records = 0
+        self.kernel = self._distinct(events)
+        self.jpairs, self.kpairs = {}, {}
+        for j in explained:
+            for p in j.pairs():
+                self.jpairs.setdefault(p, []).append(j)
+        for k in self.kernel:
+            for p in k.pairs():
+                self.kpairs.setdefault(p, []).append(k)
+        self.rights_differ = []  # (KernelDenial or Explained, the rights only it has)
+        self._kernel_side(run, documented)
+        self._explained_side()
+
+    def _distinct(self, events):
+        """One KernelDenial per (kind, object, rights), with every pid and call
+        of its records; the records that refused nothing set aside."""
+        distinct = {}
         for records in events.values():
             for r in records:
                 if r.kind != AUDIT_LANDLOCK_ACCESS:
                     continue
-                self.records += 1
                 k = KernelDenial(r, records)
                 why = k.refused_nothing()
                 if why:
@@ -221,20 +236,12 @@ class Comparison:
                     distinct[k.key()].calls.add(k.syscall)
                 else:
                     distinct[k.key()] = k
-        self.kernel = list(distinct.values())
-        jpairs = {}
-        for j in explained:
-            for p in j.pairs():
-                jpairs.setdefault(p, []).append(j)
-        kpairs = {}
-        for k in self.kernel:
-            for p in k.pairs():
-                kpairs.setdefault(p, []).append(k)
-        self.jpairs, self.kpairs = jpairs, kpairs
+        return list(distinct.values())
+
+    def _kernel_side(self, run, documented):
         self.matched, self.unexplained, self.documented = [], [], []
-        self.rights_differ = []  # (KernelDenial or Explained, the rights only it has)
         for k in self.kernel:
-            shared = {p for p in k.pairs() if p in jpairs}
+            shared = {p for p in k.pairs() if p in self.jpairs}
             if shared:
                 self.matched.append(k)
                 only = sorted(p[2] for p in k.pairs() - shared)
@@ -246,18 +253,19 @@ class Comparison:
                 self.documented.append((k, kinds[0]))
             else:
                 self.unexplained.append(k)
-        self.without_record = []
-        self.wrong_pid = []
-        for j in explained:
-            shared = {p for p in j.pairs() if p in kpairs}
+
+    def _explained_side(self):
+        self.without_record, self.wrong_pid = [], []
+        for j in self.explained:
+            shared = {p for p in j.pairs() if p in self.kpairs}
             if not shared:
                 self.without_record.append(j)
                 continue
             only = sorted(p[2] for p in j.pairs() - shared)
             if only:
                 self.rights_differ.append((j, only))
-            pids = {pid for p in shared for k in kpairs[p] for pid in k.pids}
-            calls = {nr for p in shared for k in kpairs[p] for nr in k.calls}
+            pids = {pid for p in shared for k in self.kpairs[p] for pid in k.pids}
+            calls = {nr for p in shared for k in self.kpairs[p] for nr in k.calls}
             if j.pid not in pids:
                 self.wrong_pid.append((j, f"pid {j.pid}, the kernel's "
                                        f"{sorted(p for p in pids if p is not None)}"))

@@ -459,6 +459,29 @@ kill -0 -- -{self.group.pid} 2>/dev/null || echo kill-outside-group-refused
 exit 0"""]
 
 
+class AbstractUnix(Workload):
+    """--scope abstract-unix: a connect to an abstract socket a process outside
+    listens on (one is started for it), and to one the command makes itself."""
+    name = "abstract-unix"
+
+    def prepare(self, ctx):
+        self.socket = f"@lr-audit-{os.getpid()}"
+        self.server = subprocess.Popen([ctx.tryop, "ulisten", self.socket],
+                                       stdout=subprocess.PIPE, text=True)
+        self.server.stdout.readline()  # "ready"
+
+    def finish(self, ctx):
+        self.server.terminate()
+        self.server.wait()
+
+    def policy(self, ctx):
+        return ["--ro", "/", "--scope", "abstract-unix"]
+
+    def command(self, ctx):
+        return ["bash", "-c", '"$1" uconnect "$2"; "$1" uself; exit 0', "abstract", ctx.tryop,
+                self.socket]
+
+
 THREADS_PY = """
 import concurrent.futures, os, sys
 no, secret = sys.argv[1], sys.argv[2]
@@ -785,6 +808,7 @@ class AdHoc(Workload):
         return dict(os.environ)
 
 
-ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(), PortZero(),
-       Signals(), Threads(), Tmpfile(), NonDumpable(), NonDumpableRoot(), OtherAbi(), IoUring(),
-       Noexec(), Acl(), ProtectedRegular(), StdoutFile()]
+ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(),
+       PortZero(), Signals(), AbstractUnix(), Threads(), Tmpfile(), NonDumpable(),
+       NonDumpableRoot(), OtherAbi(), IoUring(), Noexec(), Acl(), ProtectedRegular(),
+       StdoutFile()]
