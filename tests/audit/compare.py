@@ -98,8 +98,9 @@ class KernelDenial:
             self.obj = int(f.get("src", f.get("dest", "0")))
         elif blockers.startswith("scope.signal"):
             self.kind, self.obj = "scope", int(f.get("opid", "-1"))
-        elif blockers.startswith("scope."):
-            self.kind, self.obj = "scope", f.get("path", f.get("opid"))
+        elif blockers.startswith("scope."):  # an abstract socket: its name after a NUL
+            name = f.get("path", "")
+            self.kind, self.obj = "scope", "@" + name[1:] if name.startswith("\0") else name
         else:
             self.kind, self.obj = "other", f.get("path", f.get("opid"))
 
@@ -133,7 +134,7 @@ class Explained:
         self.rights = frozenset(d.get("rights") or [])
         self.pid = d.get("pid")
         self.allow = list(d.get("allow") or [])
-        self.replace = list(d.get("replace") or [])
+        self.replace = d.get("replace") or ""  # the option to take out ("--tcp-bind": its none)
         self.scope = d.get("scope")
         if self.kind == "fs":
             self.path = d.get("path")
@@ -155,7 +156,7 @@ class Explained:
         """The advice as a key: what to take out, what to add, a scope to leave out."""
         if not self.allow and not self.scope:
             return None
-        return (tuple(self.replace), tuple(self.allow), self.scope)
+        return (self.replace, tuple(self.allow), self.scope)
 
 
 # --- what cannot be seen: the recognizers of tests/audit/not-explained ------

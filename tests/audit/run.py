@@ -233,15 +233,21 @@ class Context:
 # --- applying advice ------------------------------------------------------------
 
 
-def take_out(policy, words):
-    """POLICY without the option WORDS (["--tcp-bind", "none"]), in either spelling."""
-    p = list(policy)
-    for i in range(len(p)):
-        if p[i:i + len(words)] == list(words):
-            return p[:i] + p[i + len(words):]
-        if len(words) == 2 and p[i] == f"{words[0]}={words[1]}":
-            return p[:i] + p[i + 1:]
-    return p
+def take_out(policy, option):
+    """POLICY without OPTION as advice names it ("replace": "--tcp-bind" is the
+    --tcp-bind none that closed the kind, "--no-tcp" the flag), in either spelling."""
+    out, i = [], 0
+    while i < len(policy):
+        word = policy[i]
+        if word == option and policy[i + 1:i + 2] == ["none"]:
+            i += 2
+            continue
+        if word == f"{option}=none" or (word == option and option.startswith("--no-")):
+            i += 1
+            continue
+        out.append(word)
+        i += 1
+    return out
 
 
 def leave_scope(policy, scope):
@@ -275,7 +281,7 @@ def describe(advice):
     replace, allow, scope = advice
     parts = []
     if replace:
-        parts.append("replace " + " ".join(replace) + " with")
+        parts.append(f"replace {replace} with")
     elif allow:
         parts.append("add")
     if allow:

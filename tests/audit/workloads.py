@@ -558,12 +558,11 @@ class NonDumpable(Workload):
                 '"$1" create "$2/no-dumpable/f"; exit 0', "nodump", ctx.edgeop, ctx.tree]
 
     def controls(self, ctx):
-        run = ctx.round_runs[0]
+        run = ctx.confined(self, ["--explain"] + self.policy(ctx), "with --explain")
         tail = [line for line in run.stderr.splitlines() if line.strip()][-1:]
-        ok = bool(tail) and tail[0].startswith("landlock-run") and \
-            not tail[0].startswith("landlock-run: ") and "dumpable" in tail[0]
-        yield ("non-dumpable: the run ends with one line saying a non-dumpable process went "
-               "unseen (a prefix other than 'landlock-run: ')", ok,
+        ok = bool(tail) and tail[0].startswith("landlock-run ") and "dumpable" in tail[0]
+        yield ("non-dumpable: with --explain the run ends with one line saying a non-dumpable "
+               "process went unseen (a prefix other than 'landlock-run: ')", ok,
                [f"stderr: {line}" for line in run.stderr.splitlines()] or ["stderr: (empty)"])
 
 
@@ -637,7 +636,15 @@ class IoUring(Workload):
         run = ctx.round_runs[0]
         yield ("io-uring: under the tracer io_uring_setup fails with ENOSYS",
                "io_uring_setup: ENOSYS" in run.stdout, [f"stdout: {run.stdout.strip()}"])
-        plain = ctx.confined(self, self.policy(ctx), "control: no tracer", explain=False,
+        # The baseline refuses io_uring to every run; --allow-syscalls lets it
+        # through, except while traced.
+        allowed = self.policy(ctx) + ["--allow-syscalls", "io_uring"]
+        traced = ctx.confined(self, allowed, "io_uring allowed, traced")
+        yield ("io-uring: under the tracer io_uring_setup fails with ENOSYS even with "
+               "--allow-syscalls io_uring", "io_uring_setup: ENOSYS" in traced.stdout,
+               [f"stdout: {traced.stdout.strip()}", f"run: {traced.shell()}"])
+        plain = ctx.confined(self, allowed, "control: io_uring allowed, no tracer",
+                             explain=False,
                              command=[ctx.edgeop, "uring-create", f"{ctx.tree}/no/uring"])
         seen = [k for k in plain.comparison.kernel if k.obj == f"{ctx.tree}/no"]
         uring = [k for k in seen if k.syscall is None or k.syscall == 426]
