@@ -8,6 +8,9 @@ names in its record:
     names "dir/#INO (deleted)", stands for its directory on both sides;
   - ports: the port number (the kernel leaves port 0 out of its record);
   - signals: the target pid.
+Explanations of what the system-call filter refused ("kind":"syscall") are
+no Landlock denials and have no record: they are kept apart (filter), and
+only their advice is checked, against the tracer's own next report.
 A kernel denial is explained when an explanation shares one of its pairs;
 an explanation has a kernel record when a denial shares one of its pairs;
 where they meet, the rights must be the same on both sides.
@@ -257,7 +260,10 @@ class Comparison:
 
     def _explained_side(self):
         self.without_record, self.wrong_pid = [], []
+        self.filter = [j for j in self.explained if j.kind == "syscall"]
         for j in self.explained:
+            if j.kind == "syscall":
+                continue  # the system-call filter's refusal: Landlock logs nothing of it
             shared = {p for p in j.pairs() if p in self.kpairs}
             if not shared:
                 self.without_record.append(j)
@@ -296,7 +302,7 @@ class Comparison:
                 f"explained {len(self.explained)}, matched {len(self.matched)}, "
                 f"unexplained {len(self.unexplained)} (+{len(self.documented)} documented), "
                 f"without record {len(self.without_record)}, rights differ "
-                f"{len(self.rights_differ)}")
+                f"{len(self.rights_differ)}, filter {len(self.filter)}")
 
 
 FS_RIGHTS = DIR_RIGHTS | {"execute", "write_file", "read_file", "read_dir", "truncate",

@@ -299,7 +299,7 @@ class Findings:
 
     def __init__(self):
         self.lists = {k: {} for k in ("unexplained", "without_record", "rights", "pid", "advice",
-                                      "incomplete", "documented", "set_aside")}
+                                      "incomplete", "documented", "set_aside", "filter")}
 
     def add(self, kind, key, lines):
         self.lists[kind].setdefault(key, lines)
@@ -334,6 +334,9 @@ def record(found, run):
         found.add("rights", (side, x.kind, x.obj if side == "kernel" else x.path, x.rights),
                   [f"{side} only ({','.join(only)}): {what}",
                    f"  run ({run.label}): {run.shell()}"])
+    for j in c.filter:
+        found.add("filter", (j.d.get("syscall"), j.rights),
+                  [f"the system-call filter's ({run.label}): {j.line}"])
     for j, which in c.wrong_pid:
         found.add("pid", (j.kind, j.path, j.rights),
                   [f"explain names {which}: {j.line}", f"  run ({run.label}): {run.shell()}"])
@@ -352,7 +355,8 @@ def try_advice(ctx, w, policy, run, found, tally):
     c = run.comparison
     for advice in c.advices():
         covered = c.covered(advice)
-        if not covered:
+        refused = {(j.d.get("syscall"), j.rights) for j in c.filter if j.advice() == advice}
+        if not covered and not refused:
             continue  # an explanation without a kernel record: reported as such
         tally["tried"] += 1
         rerun = ctx.confined(w, follow(policy, advice), f"{run.label}, {describe(advice)}")
@@ -365,10 +369,14 @@ def try_advice(ctx, w, policy, run, found, tally):
         left = []
         for k in covered:
             left += [x for x in compare.still_denied(k, advice, rerun.comparison) if x not in left]
-        if left:
+        # No kernel record shows a filter's refusal: the tracer's own report must go.
+        again = [j for j in rerun.comparison.filter if (j.d.get("syscall"), j.rights) in refused]
+        if left or again:
             found.add("advice", advice, [f"advice '{describe(advice)}' followed, the kernel "
                                          f"still refuses:"] +
-                      [f"  kernel: {x.text}" for x in left] + [f"  rerun: {rerun.shell()}"])
+                      [f"  kernel: {x.text}" for x in left] +
+                      [f"  explain (the filter's, again): {j.line}" for j in again] +
+                      [f"  rerun: {rerun.shell()}"])
         else:
             tally["worked"] += 1
 
@@ -408,7 +416,8 @@ def compare_workload(ctx, tap, w):
     tap.check(f"{w.name}: the records are complete (the kernel's count per domain; no "
               "denial left unlisted)",
               not found.lists["incomplete"], found.details("incomplete"))
-    for line in found.details("documented") + found.details("set_aside"):
+    for line in found.details("documented") + found.details("set_aside") + \
+            found.details("filter"):
         tap.note(f"  {line}")
     total = [r.comparison for r in ctx.round_runs]
     tap.note(f"{w.name}, {len(total)} rounds: kernel {sum(len(c.kernel) for c in total)} denials, "
