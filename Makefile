@@ -39,13 +39,14 @@ LDFLAGS := -static -no-pie -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,nosep
            -Wl,-z,norelro
 BIN    := build/$(ARCH)/landlock-run
 
-# The test helpers (tests/*.c), built once here, never in a bats file. tryop, sysop,
+# The test helpers (tests/*.c), built once here, never in a bats file. tryop, sysop, edgeop,
 # hostile and tty are static, by the launcher's compiler, so the kernel-matrix guest and
 # qemu-user run them too. fault needs the kernel's seccomp headers, which musl-gcc cannot
 # see: the host's cc builds it, for the host only.
 HOSTCC        ?= cc
 HELPER_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-HELPERS       := build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile
+HELPERS       := build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile \
+                 build/$(ARCH)/edgeop
 ifeq ($(ARCH),$(HOST_ARCH))
 HELPERS += build/$(ARCH)/fault build/$(ARCH)/fakeabi
 endif
@@ -74,7 +75,7 @@ landlock-run: build/$(HOST_ARCH)/landlock-run
 
 test-helpers: $(HELPERS)
 
-build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile: build/$(ARCH)/%: tests/%.c tests/errnames.h landlock.h seccomp.h $(PLATFORM) Makefile
+build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile build/$(ARCH)/edgeop: build/$(ARCH)/%: tests/%.c tests/errnames.h landlock.h seccomp.h $(PLATFORM) Makefile
 	$(call need,$(CC))
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ $<

@@ -13,7 +13,8 @@ group_build_aarch64() {
 	need_packages gcc-aarch64-linux-gnu musl-dev:arm64
 }
 group_build() { group_build_x86_64; }
-# The bats suite, tests/arm64-qemu-user.bats included (the aarch64 build under qemu-user).
+# The bats suite, tests/arm64-qemu-user.bats included (the aarch64 build under qemu-user),
+# and tests/audit.
 group_test() {
 	group_build_x86_64
 	group_build_aarch64
@@ -21,6 +22,9 @@ group_test() {
 	# gcc: tests/inject32.c, a freestanding i386 program (gcc -m32, no multilib)
 	need_packages bats bats-assert bats-support bats-file man-db groff-base clang-format file binutils \
 		python3 clang libclang-rt-14-dev qemu-user-static strace gcc
+	# tests/audit's workloads: make -j2, git, python3 -m venv and pip, setfacl, npm.
+	need_packages make git python3-venv python3-pip acl
+	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
 }
 # make npm and its tests: Node.js (may come from elsewhere than Debian: this image has its
 # own), qemu-user to run the aarch64 binary's --version, and from the npm registry the
