@@ -45,8 +45,11 @@
 #define TIOCSTI_CMD	 0x5412
 #define TIOCLINUX_CMD	 0x541c
 
-/* What a rule tests of one argument's low 32 bits before it refuses. */
-enum test { ALWAYS, EQ, NE, SET };
+/* What a rule tests of one argument's low 32 bits before it refuses.
+ * REDIRECT refuses always, with ENOSYS that sends libc to a call the filter
+ * reads (clone3 to clone, openat2 to openat): nothing to explain there, the
+ * next call is judged. */
+enum test { ALWAYS, REDIRECT, EQ, NE, SET };
 
 /*
  * One rule: its group, the call's number in each ABI's column (0: the ABI
@@ -83,7 +86,7 @@ static const struct rule rules[] = {
 	 * 0 on both targets) the filter reads. */
 	{GROUP_USERNS, NR_unshare, 0, SET, EPERM, CLONE_NEWUSER_F, "unshare"},
 	{GROUP_USERNS, NR_clone, 0, SET, EPERM, CLONE_NEWUSER_F, "clone"},
-	{GROUP_USERNS, NR_clone3, 0, ALWAYS, ENOSYS, 0, "clone3"},
+	{GROUP_USERNS, NR_clone3, 0, REDIRECT, ENOSYS, 0, "clone3"},
 	/* A kernel built without keys (pam_keyinit, krb5 go on without). */
 	{GROUP_KEYRING, NR_add_key, 0, ALWAYS, ENOSYS, 0, "add_key"},
 	{GROUP_KEYRING, NR_request_key, 0, ALWAYS, ENOSYS, 0, "request_key"},
@@ -107,7 +110,7 @@ static const struct rule rules[] = {
 	{GROUP_METADATA, NR_openat, 3, SET, EPERM, MODE_SETID, "openat"},
 	{GROUP_METADATA, NR_mknod, 1, SET, EPERM, MODE_SETID, "mknod"},
 	{GROUP_METADATA, NR_mknodat, 2, SET, EPERM, MODE_SETID, "mknodat"},
-	{GROUP_METADATA, NR_openat2, 0, ALWAYS, ENOSYS, 0, "openat2"},
+	{GROUP_METADATA, NR_openat2, 0, REDIRECT, ENOSYS, 0, "openat2"},
 	{GROUP_METADATA, NR_setxattr, 0, ALWAYS, EPERM, 0, "setxattr"},
 	{GROUP_METADATA, NR_lsetxattr, 0, ALWAYS, EPERM, 0, "lsetxattr"},
 	{GROUP_METADATA, NR_fsetxattr, 0, ALWAYS, EPERM, 0, "fsetxattr"},
@@ -121,7 +124,7 @@ static const struct rule rules[] = {
 	 * allowed); clone3's flags are in memory (ENOSYS: libc falls back to
 	 * clone); io_uring's operations are no system calls and never stop. */
 	{GROUP_TRACED, NR_clone, 0, SET, EPERM, CLONE_UNTRACED_F, "clone"},
-	{GROUP_TRACED, NR_clone3, 0, ALWAYS, ENOSYS, 0, "clone3"},
+	{GROUP_TRACED, NR_clone3, 0, REDIRECT, ENOSYS, 0, "clone3"},
 	{GROUP_TRACED, NR_io_uring_setup, 0, ALWAYS, ENOSYS, 0, "io_uring_setup"},
 	{GROUP_TRACED, NR_io_uring_enter, 0, ALWAYS, ENOSYS, 0, "io_uring_enter"},
 	{GROUP_TRACED, NR_io_uring_register, 0, ALWAYS, ENOSYS, 0, "io_uring_register"},
@@ -129,6 +132,11 @@ static const struct rule rules[] = {
 /* clang-format on */
 
 #define NRULES (sizeof rules / sizeof rules[0])
+
+static int unconditional(const struct rule *r)
+{
+	return r->test == ALWAYS || r->test == REDIRECT;
+}
 
 static const struct syscall_abi abis[NABIS] = SYSCALL_ABIS;
 
@@ -184,11 +192,12 @@ struct build {
 /* Traced, a refusal on the native ABI (column 0) first stops at the tracer,
  * which sees it and marks the call (argument 5, which none of these calls
  * reads, set to TRACE_MARK); the filter, run again, then refuses it itself.
- * The terminal's rules and the tracer's own do not stop: there is nothing
- * to explain. */
+ * The terminal's rules, the tracer's own and the redirects do not stop:
+ * there is nothing to explain (every threaded glibc program tries clone3). */
 static int stops(const struct build *b, size_t row, size_t abi)
 {
-	return b->traced && abi == 0 && !(rules[row].group & (GROUP_TTY | GROUP_TRACED));
+	return b->traced && abi == 0 && rules[row].test != REDIRECT &&
+	       !(rules[row].group & (GROUP_TTY | GROUP_TRACED));
 }
 
 /* What a refusal returns: decided here only, per rule and ABI. */
@@ -233,7 +242,8 @@ static size_t next_on_call(size_t abi, uint64_t groups, size_t call, size_t i)
 
 /*
  * The tests of every active rule on the call of rules[first], in table
- * order, each refusing on a match; then allow. An ALWAYS rule ends it.
+ * order, each refusing on a match; then allow. An unconditional rule ends
+ * it.
  *	A = arg;  if (A op k) return action;  ...;  return ALLOW
  */
 static void emit_body(struct filter *f, size_t abi, const struct build *b, size_t first)
@@ -246,7 +256,7 @@ static void emit_body(struct filter *f, size_t abi, const struct build *b, size_
 		const struct rule *r = &rules[i];
 		uint8_t skip = refusal_length(b, i, abi);
 
-		if (r->test == ALWAYS) {
+		if (unconditional(r)) {
 			emit_refusal(f, b, i, abi);
 			return;
 		}
@@ -269,7 +279,7 @@ static int first_on_call(size_t abi, uint64_t groups, size_t i)
 }
 
 /* Whether calls X and Y get the same body: rule for rule the same test and
- * action (until an ALWAYS rule, which ends a body). */
+ * action (until an unconditional rule, which ends a body). */
 static int same_body(size_t abi, const struct build *b, size_t x, size_t y)
 {
 	uint64_t groups = b->groups;
@@ -280,9 +290,9 @@ static int same_body(size_t abi, const struct build *b, size_t x, size_t y)
 		const struct rule *r = &rules[i], *q = &rules[j];
 
 		if (r->test != q->test || rule_action(b, i, abi) != rule_action(b, j, abi) ||
-		    (r->test != ALWAYS && (r->arg != q->arg || r->k != q->k)))
+		    (!unconditional(r) && (r->arg != q->arg || r->k != q->k)))
 			return 0;
-		if (r->test == ALWAYS)
+		if (unconditional(r))
 			return 1;
 	}
 	return i == j;

@@ -5,8 +5,9 @@ it, without the pid: 'RIGHTS WHAT (SYSCALL by COMM): allow with OPTION ARG'.
 A path is written as its exact bytes (the JSON's \\udcXX escapes turned
 back into the bytes they stand for). With --allow, print instead the words
 of every "allow" array, one a line. The last line may count the denials
-past the listed ones ({"kind":"unlisted","denials":N}). Exits 1 with a message on the first line
-that does not fit."""
+past the listed ones ({"kind":"unlisted","denials":N}), and count the
+failed calls of non-dumpable processes ({"kind":"unseen","calls":N,...}).
+Exits 1 with a message on the first line that does not fit."""
 import json
 import sys
 
@@ -71,6 +72,11 @@ def main():
             if set(d) != {"kind", "denials"} or not isinstance(d["denials"], int):
                 fail(number, f"unlisted is not a count: {d}")
             out.write(b"(%d more not listed)\n" % d["denials"])
+            continue
+        if d.get("kind") == "unseen":  # calls of processes closed to the tracer
+            if set(d) != {"kind", "calls", "pid", "comm"} or not isinstance(d["calls"], int):
+                fail(number, f"unseen is not a count with a process: {d}")
+            out.write(b"(%d calls of %s not seen)\n" % (d["calls"], d["comm"].encode()))
             continue
         check(number, d)
         if sys.argv[2:] == ["--allow"]:

@@ -69,9 +69,14 @@ teardown() {
 		explain --ro / -- "$HELPERS/sysop" clone i386 800000
 		assert_equal "$output" EPERM
 	fi
-	# clone3, whose flags a filter cannot read, is ENOSYS: libc falls back to clone.
+	# clone3, whose flags a filter cannot read, is ENOSYS: libc falls back to
+	# clone. Nothing to report: every threaded glibc program tries it first.
 	explain --ro / -- "$PYTHON" -c 'import ctypes, os; r = ctypes.CDLL(None, use_errno=True).syscall(435, 0, 0); print(os.strerror(ctypes.get_errno()))'
 	assert_equal "$output" "Function not implemented"
+	assert_equal "$denied" ""
+	explain --ro / -- "$PYTHON" -c 'import threading; t = threading.Thread(target=print, args=("thread",)); t.start(); t.join()'
+	assert_equal "$output" thread
+	assert_equal "$denied" ""
 	# The launcher killed: every process of the tree dies with it (PTRACE_O_EXITKILL).
 	"$LR" --explain --ro / --rw "$d/ok" -- sh -c 'sleep 100 & echo $! > "$1"; wait' _ "$d/ok/pid" 3>&- &
 	local launcher=$!
@@ -227,4 +232,30 @@ for m in calls[1:]:
         names.append(name)
 print(" ".join(names))' "$d/trace"
 	assert_output "arch_prctl set_tid_address rt_sigaction mmap landlock_create_ruleset landlock_create_ruleset openat landlock_add_rule openat landlock_add_rule openat landlock_add_rule fstat landlock_add_rule close_range prctl landlock_restrict_self close seccomp capget prctl CAPBSET_DROP capset rt_sigaction"
+}
+
+@test "a process that made itself non-dumpable is counted, not explained: as nobody and as root (whose tracer drops CAP_SYS_PTRACE)" {
+	local pub edgeop run_as
+	as_nobody
+	pub=$(mktemp -d /tmp/landlock-run-tracer.XXXXXX)
+	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
+	mkdir "$pub/no" "$pub/report"
+	chmod 755 "$pub"
+	chmod 777 "$pub/no"
+	edgeop=$HELPERS/edgeop
+	for run_as in root nobody; do
+		as=()
+		[ "$run_as" = root ] || as=("${AS_NOBODY[@]}")
+		[ "$run_as" = root ] || chown 65534:65534 "$pub/report"
+		J=$pub/report/denials.json
+		rm -f "$J"
+		# Control: the same create by a dumpable process is explained.
+		explain --ro / -- sh -c '"$1" nodump create "$2/f"; "$1" create "$2/g"' _ "$edgeop" "$pub/no"
+		assert_equal "$output" "EACCES
+EACCES"
+		assert_equal "$denied" "make_reg $pub/no/g (open by edgeop): allow with --rw $pub/no"
+		assert_regex "$(tail -n 1 <<<"$stderr")" '^landlock-run explain: 1 failed calls of processes that made themselves non-dumpable, such as edgeop\[[0-9]+\], could not be examined$'
+		assert_equal "$(tail -n 1 <<<"$json")" "(1 calls of edgeop not seen)"
+		[ ! -e "$pub/no/f" ] && [ ! -e "$pub/no/g" ]
+	done
 }

@@ -458,6 +458,17 @@ void explain_finish(struct explainer *e)
 		outf(&j, "{\"kind\":\"unlisted\",\"denials\":%lu}\n", e->unlisted);
 		out_flush(&j);
 	}
+	if (e->unseen && e->json >= 0) {
+		struct out j = {.fd = e->json, .escape = ESCAPE_JSON};
+		struct kv kv = {.o = &j, .json = 1};
+
+		kv_word(&kv, "kind", "unseen");
+		kv_int(&kv, "calls", (long)e->unseen);
+		kv_int(&kv, "pid", (long)strtoul(e->first_unseen.pid, NULL, 10));
+		kv_word(&kv, "comm", e->first_unseen.comm);
+		kv_end(&kv);
+		out_flush(&j);
+	}
 	if (e->json >= 0)
 		report_commit(&e->report);
 }

@@ -204,7 +204,20 @@ export interface UnlistedDenials {
 	denials: number;
 }
 
-export type Denial = FsDenial | NetDenial | ScopeDenial | SyscallDenial | UnlistedDenials;
+/**
+ * A line at the report's end when processes that made themselves non-dumpable (ssh, gpg-agent)
+ * had calls fail that the tracer could not look into: the report may lack their denials.
+ */
+export interface UnseenCalls {
+	kind: 'unseen';
+	/** How many failed calls could not be examined. */
+	calls: number;
+	/** The first such process. */
+	pid: number;
+	comm: string;
+}
+
+export type Denial = FsDenial | NetDenial | ScopeDenial | SyscallDenial | UnlistedDenials | UnseenCalls;
 
 /**
  * The denials of an `--explain-json` report (its text, or the bytes read from the file), in

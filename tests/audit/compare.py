@@ -170,14 +170,23 @@ def _pgrp_signal(k, run):
     return k.kind == "scope" and k.syscall == NR_KILL and (pid == 0 or pid >= 1 << 31)
 
 
+def _non_dumpable(k, run):
+    """Unprivileged, the kernel says it: the process's /proc entries turned
+    root's. A root launcher's tracer has no CAP_SYS_PTRACE either, but a root
+    process's /proc is root's anyway: then the report's own unseen line must
+    name the denying process."""
+    if run.launcher_uid != 0:
+        return k.uid not in (None, 0) and k.proc_uid == 0
+    return bool(run.unseen) and run.unseen.get("pid") in k.pids
+
+
 UNSEEN = {
     "other-abi": lambda k, run: k.arch is not None and (k.arch != NATIVE or
                                                         (k.syscall or 0) & 0x40000000),
     "pgrp-signal": _pgrp_signal,
     "inherited-fd": lambda k, run: False,
     "io-uring": lambda k, run: k.syscall is None or k.syscall == NR_IO_URING_ENTER,
-    "non-dumpable": lambda k, run: run.launcher_uid != 0 and k.uid not in (None, 0) and
-    k.proc_uid == 0,
+    "non-dumpable": lambda k, run: _non_dumpable(k, run),
 }
 
 

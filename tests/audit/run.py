@@ -88,6 +88,7 @@ class Run:
         self.domains = {}
         self.events = {}
         self.unlisted = None  # the JSON's count of denials past those it lists
+        self.unseen = None  # the JSON's count of calls of non-dumpable processes, and the first
         self.seconds = 0.0
         self.launcher_uid = 0
 
@@ -223,6 +224,8 @@ class Context:
                 d = json.loads(line)
                 if d.get("kind") == "unlisted":
                     run.unlisted = d.get("denials")
+                elif d.get("kind") == "unseen":
+                    run.unseen = d
                 else:
                     explained.append(compare.Explained(line.rstrip("\n"), d))
         run.comparison = compare.Comparison(run, run.events, explained, self.documented)

@@ -561,19 +561,22 @@ class NonDumpable(Workload):
         run = ctx.confined(self, ["--explain"] + self.policy(ctx), "with --explain")
         tail = [line for line in run.stderr.splitlines() if line.strip()][-1:]
         ok = bool(tail) and tail[0].startswith("landlock-run ") and "dumpable" in tail[0]
-        yield ("non-dumpable: with --explain the run ends with one line saying a non-dumpable "
+        yield (f"{self.name}: with --explain the run ends with one line saying a non-dumpable "
                "process went unseen (a prefix other than 'landlock-run: ')", ok,
                [f"stderr: {line}" for line in run.stderr.splitlines()] or ["stderr: (empty)"])
+        unseen = ctx.round_runs[0].unseen
+        yield (f"{self.name}: the JSON report ends with the unseen count, naming edgeop",
+               bool(unseen) and unseen.get("comm") == "edgeop" and unseen.get("calls", 0) > 0,
+               [f"unseen: {unseen}"])
 
 
 class NonDumpableRoot(NonDumpable):
-    """The same with the launcher root: a tracer that attached with
-    CAP_SYS_PTRACE may read a non-dumpable tracee, so both are explained."""
+    """The same with the launcher root: the tracer drops CAP_SYS_PTRACE before
+    the command runs, so it cannot resolve a non-dumpable process's paths
+    either (its /proc/PID/cwd and root need the capability); the report's
+    unseen line names the process."""
     name = "non-dumpable-root"
     as_nobody = False
-
-    def controls(self, ctx):
-        return iter(())
 
 
 class OtherAbi(Workload):

@@ -15,8 +15,9 @@
  * bytes); the rest is the tracee's memory (a call count from the byte, not
  * from the length, so a mutation that grows the memory keeps the calls). The
  * first forged call also becomes a ptrace stop report for trusted_stop(),
- * whose verdict is checked against what the kernel's facts say. A finding: a sanitizer report, a launcher failure (an exit
- * from a decoder), or a stop trusted against the facts.
+ * whose verdict is checked against what the kernel's facts say. A finding:
+ * a sanitizer report, a launcher failure (an exit from a decoder), or a
+ * stop trusted against the facts.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -42,6 +42,12 @@ function denial(text, line) {
 		check(Number.isInteger(d.denials) && d.denials > 0, line, 'unlisted is not a count');
 		return { kind: 'unlisted', denials: d.denials };
 	}
+	if (d.kind === 'unseen') {
+		// failed calls of processes closed to the tracer: denials or not, nobody can say
+		check(Number.isInteger(d.calls) && d.calls > 0 && Number.isInteger(d.pid) &&
+			typeof d.comm === 'string', line, 'unseen is not a count with a process');
+		return { kind: 'unseen', calls: d.calls, pid: d.pid, comm: d.comm };
+	}
 	check(KINDS.includes(d.kind), line, `unknown kind ${JSON.stringify(d?.kind)}`);
 	check(Number.isInteger(d.pid) && typeof d.comm === 'string' && typeof d.syscall === 'string', line,
 		'pid, comm or syscall missing');

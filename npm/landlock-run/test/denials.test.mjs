@@ -62,7 +62,7 @@ test('parseDenials: a line that is not a denial is a TypeError naming its line',
 	}
 });
 
-test('parseDenials: the filter\'s refusals, advice to replace or none for a hidden path, and the unlisted count', () => {
+test('parseDenials: the filter\'s refusals, advice to replace or none for a hidden path, the unlisted count and the unseen calls', () => {
 	const report = [
 		'{"kind":"syscall","pid":7,"comm":"curl","syscall":"socket","right":"network","rights":["network"],"errno":"EAFNOSUPPORT","family":"AF_INET","allow":[],"remove":"--no-network"}',
 		'{"kind":"syscall","pid":7,"comm":"unshare","syscall":"unshare","right":"userns","rights":["userns"],"errno":"EPERM","allow":["--allow-syscalls","userns"]}',
@@ -70,10 +70,11 @@ test('parseDenials: the filter\'s refusals, advice to replace or none for a hidd
 		'{"kind":"fs","pid":7,"comm":"cat","syscall":"openat","right":"read_file","rights":["read_file"],"errno":"EACCES","path":"/h/.ssh/k","allow":[],"hidden":"/h/.ssh"}',
 		'{"kind":"fs","pid":7,"comm":"ls","syscall":"openat","right":"read_dir","rights":["read_dir"],"errno":"EACCES","path":"/h","allow":[],"hidden_beneath":"/h/.ssh"}',
 		'{"kind":"unlisted","denials":12}',
+		'{"kind":"unseen","calls":3,"pid":9,"comm":"ssh"}',
 		'',
 	].join('\n');
 	const d = parseDenials(report);
-	assert.deepEqual(d.map((x) => x.kind), ['syscall', 'syscall', 'net', 'fs', 'fs', 'unlisted']);
+	assert.deepEqual(d.map((x) => x.kind), ['syscall', 'syscall', 'net', 'fs', 'fs', 'unlisted', 'unseen']);
 	assert.equal(d[0].remove, '--no-network');
 	assert.equal(d[0].family, 'AF_INET');
 	assert.deepEqual(d[1].allow, ['--allow-syscalls', 'userns']);
@@ -82,6 +83,8 @@ test('parseDenials: the filter\'s refusals, advice to replace or none for a hidd
 	assert.equal(d[3].hidden, '/h/.ssh');
 	assert.equal(d[4].hiddenBeneath, '/h/.ssh');
 	assert.deepEqual(d[5], { kind: 'unlisted', denials: 12 });
+	assert.deepEqual(d[6], { kind: 'unseen', calls: 3, pid: 9, comm: 'ssh' });
+	assert.throws(() => parseDenials('{"kind":"unseen","calls":0,"pid":9,"comm":"ssh"}\n'), TypeError);
 	assert.throws(() => parseDenials('{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}\n'),
 		TypeError);
 });
