@@ -29,10 +29,10 @@ setup() {
 	assert_equal "$(cat no/f)" $'orig\nnew'
 }
 
-@test "overwrite (O_TRUNC) an existing file: write_file and truncate" {
+@test "overwrite (O_TRUNC) an existing file: write_file (truncate is asked only once the open may write)" {
 	require_abi "$(right_abi truncate)"
 	echo orig >no/f
-	denied_then_allowed 2 "write_file,truncate $d/no/f (openat by sh): allow with --rw $d/no/f" \
+	denied_then_allowed 2 "write_file $d/no/f (openat by sh): allow with --rw $d/no/f" \
 		-- sh -c "echo new > $d/no/f"
 	assert_equal "$(cat no/f)" new
 }
@@ -64,12 +64,33 @@ setup() {
 	assert_not_exist no/sub
 }
 
-@test "rename into a directory outside the grants: make_reg there, with --rw on both sides" {
+@test "rename into a directory outside the grants: make_reg and refer there, with --rw on both sides" {
 	mkdir ok/a
 	touch ok/a/x
-	denied_then_allowed 1 "make_reg $d/no/x (rename by tryop): allow with --rw $d/no" \
+	denied_then_allowed 1 "make_reg,refer $d/no/x (rename by tryop): allow with --rw $d/no" \
 		--rw "$d/ok" -- "$TRYOP" rename "$d/ok/a/x" "$d/no/x"
 	assert_file_exist no/x
+}
+
+@test "a move that would give the file rights it lacked: every right its directory lacks, as the kernel logs it" {
+	require_abi 5
+	local lacks=write_file,remove_dir,remove_file,make_char,make_dir,make_reg,make_sock
+	lacks+=,make_fifo,make_block,make_sym,refer,truncate,ioctl_dev
+	touch no/x no/y
+	# Out of a read-only directory into a writable one: EACCES (remove_file is missing).
+	denied_then_allowed 1 "$lacks $d/no/x (rename by tryop): allow with --rw $d/no" \
+		--abi 5 --ro / --rw "$d/ok" -- "$TRYOP" rename "$d/no/x" "$d/ok/x"
+	assert_file_exist ok/x
+	# A link asks only refer of its source: EXDEV, the same blockers.
+	explain --abi 5 --ro / --rw "$d/ok" -- ln "$d/no/y" "$d/ok/y"
+	assert_equal "$status" 1
+	assert_regex "$stderr" 'Invalid cross-device link'
+	assert_denied "$lacks $d/no/y (linkat by ln): allow with --rw $d/no"
+	# Control: the other way the file loses rights, and only what is asked is missing.
+	touch ok/z
+	explain --abi 5 --ro / --rw "$d/ok" -- "$TRYOP" rename "$d/ok/z" "$d/no/z"
+	assert_equal "$output" EACCES
+	assert_denied "make_reg,refer $d/no/z (rename by tryop): allow with --rw $d/no"
 }
 
 @test "rename across directories where reparenting is refused (ABI 1): refer, EXDEV" {

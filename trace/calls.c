@@ -351,8 +351,12 @@ static void find_move(struct call_result *r, const struct call *c)
 		new |= remove_right(to.st.st_mode);
 	if (to.exists && exchange)
 		old |= make_right(to.st.st_mode);
-	if (strcmp(from.parent, to.parent) != 0)
+	if (strcmp(from.parent, to.parent) != 0) {
 		refer = FS(REFER);
+		r->move = MOVE | (S_ISDIR(from.st.st_mode) ? MOVE_DIR : 0);
+		if (to.exists && exchange)
+			r->move |= MOVE_EXCHANGE | (S_ISDIR(to.st.st_mode) ? MOVE_BACK_DIR : 0);
+	}
 	add_fs(r, old | refer, from.object, from.parent, 0);
 	add_fs(r, new | refer, to.object, to.parent, 0);
 }
@@ -497,5 +501,6 @@ void find_needs(struct call_result *r)
 	const struct call *c = &calls[r->call];
 
 	r->nneeds = 0;
+	r->move = 0;
 	c->find(r, c);
 }

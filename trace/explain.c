@@ -200,25 +200,76 @@ static long mount_of(const char *path)
 	return found ? (long)strtoul(mnt, NULL, 10) : -1;
 }
 
-/* The rights of a filesystem need the sandbox refused, given the errno:
- * EXDEV is a missing refer (EACCES wins when more is missing). ABI 1 has
- * no refer right: it refuses every move across directories. */
+/* The rights the policy handles; ABI 1 has no refer right, and refuses
+ * every move across directories. */
+static uint64_t handled_fs(const struct explainer *e)
+{
+	const struct effective *k = &e->p->kernel;
+
+	return k->handled.handled_access_fs | (k->fs_abi & FS(REFER) ? 0 : FS(REFER));
+}
+
+/* The rights of the file at OBJECT would gain by moving from the directory
+ * FROM to TO: what TO allows and neither FROM nor a rule on the file
+ * itself does; of a file that is no directory, only the file rights. */
+static uint64_t gains(const struct explainer *e, const char *object, const char *from,
+		      const char *to, int dir)
+{
+	uint64_t own = 0;
+	struct stat st;
+
+	if (lstat(object, &st) == 0)
+		own = rules_on(e, &st);
+	return allowed(e, to) & ~(allowed(e, from) | own) & handled_fs(e) &
+	       (dir ? ~0ULL : e->p->kernel.file_rights);
+}
+
+/*
+ * A move across directories, as the kernel checks and logs it: refer on
+ * both sides; if what moves would gain a right, every handled right
+ * either side lacks is a blocker of that side, else only those asked.
+ * EACCES when a side lacks more than refer, else EXDEV (on one mount).
+ */
+static uint64_t refused_move(const struct explainer *e, const struct call_result *r,
+			     const struct need *n, int err)
+{
+	const struct need *src = &r->needs[0], *dst = &r->needs[1];
+	uint64_t handled = handled_fs(e), lack_src, lack_dst, escalates;
+
+	escalates = gains(e, src->object, src->anchor, dst->anchor, r->move & MOVE_DIR);
+	if (r->move & MOVE_EXCHANGE)
+		escalates |=
+			gains(e, dst->object, dst->anchor, src->anchor, r->move & MOVE_BACK_DIR);
+	lack_src = handled & ~allowed(e, src->anchor);
+	lack_dst = handled & ~allowed(e, dst->anchor);
+	if (err == EXDEV &&
+	    (mount_of(src->anchor) != mount_of(dst->anchor) ||
+	     (src->rights & lack_src & ~FS(REFER)) || (dst->rights & lack_dst & ~FS(REFER))))
+		return 0;
+	if (err == EACCES && !(src->rights & lack_src & ~FS(REFER)) &&
+	    !(dst->rights & lack_dst & ~FS(REFER)))
+		return 0;
+	if (err != EACCES && err != EXDEV)
+		return 0;
+	return (n == src ? lack_src : lack_dst) & (escalates ? ~0ULL : n->rights);
+}
+
+/* The rights of a filesystem need the sandbox refused, given the errno. An
+ * open with O_TRUNC truncates once the open itself was allowed: truncate
+ * is refused alone or not at all. */
 static uint64_t refused_fs(const struct explainer *e, const struct call_result *r,
 			   const struct need *n, int err)
 {
-	const struct effective *k = &e->p->kernel;
-	uint64_t handled = k->handled.handled_access_fs;
 	uint64_t missing;
 
-	if (!(k->fs_abi & FS(REFER)))
-		handled |= FS(REFER);
-	missing = n->rights & handled & ~allowed(e, n->anchor);
-	if (err == EACCES)
-		return missing & ~FS(REFER);
-	if (err != EXDEV || r->nneeds < 2 ||
-	    mount_of(r->needs[0].anchor) != mount_of(r->needs[1].anchor))
+	if (r->move && r->nneeds >= 2 && n <= &r->needs[1])
+		return refused_move(e, r, n, err);
+	missing = n->rights & handled_fs(e) & ~allowed(e, n->anchor);
+	if (err != EACCES)
 		return 0;
-	return missing & FS(REFER);
+	if (missing & ~FS(TRUNCATE))
+		missing &= ~FS(TRUNCATE);
+	return missing & ~FS(REFER);
 }
 
 /* A signal to a process outside the traced tree, an abstract socket made

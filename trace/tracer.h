@@ -69,6 +69,13 @@ struct need {
 
 #define MAX_NEEDS 4 /* an exec: the file, a #! interpreter, its ELF interpreter */
 
+/* A rename or link across directories, where Landlock asks for refer and
+ * checks that what moves gains no right (explain.c, refused_move). */
+#define MOVE	      1
+#define MOVE_DIR      2 /* what moves is a directory */
+#define MOVE_EXCHANGE 4 /* RENAME_EXCHANGE: the target's file moves back */
+#define MOVE_BACK_DIR 8 /* and it is a directory */
+
 /* A watched call, at its entry (ret 0) or once it returned. */
 struct call_result {
 	pid_t tid;
@@ -80,6 +87,7 @@ struct call_result {
 	const char *entry_path; /* --learn: an exec's file, found at entry */
 	int made;		/* --learn: an O_CREAT open made its file */
 	int unseen;		/* its process may not be looked into (non-dumpable) */
+	int move;		/* MOVE_*: needs[0] is a move's source, needs[1] its target */
 	int nneeds;
 	struct need needs[MAX_NEEDS];
 };

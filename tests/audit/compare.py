@@ -29,6 +29,7 @@ import re
 
 from auditlog import AUDIT_LANDLOCK_ACCESS, AUDIT_PATH, AUDIT_SYSCALL
 
+MOVES = {"rename", "renameat", "renameat2", "link", "linkat"}
 DIR_RIGHTS = {"remove_dir", "remove_file", "make_char", "make_dir", "make_reg", "make_sock",
               "make_fifo", "make_block", "make_sym", "refer"}
 KERNEL_NAMES = {"net.bind_tcp": "tcp_bind", "net.connect_tcp": "tcp_connect",
@@ -150,7 +151,10 @@ class Explained:
         if self.kind != "fs" or not isinstance(self.path, str):
             return self.path
         path = fs_object(self.path)
-        return os.path.dirname(path) if right in DIR_RIGHTS else path
+        # a move's rights are all its directories' (the file rights too: what
+        # the moved file would gain there)
+        moving = self.d.get("syscall") in MOVES
+        return os.path.dirname(path) if right in DIR_RIGHTS or moving else path
 
     def pairs(self):
         return {(self.kind, self.obj(r), r) for r in self.rights}
