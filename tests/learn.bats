@@ -201,3 +201,20 @@ make_project() {
 	grep -qx -- "--ro=/sys/fs/cgroup" <<<"$grants" || fail "$grants"
 	grep -qx -- "--ro=/proc" <<<"$grants" || fail "$grants"
 }
+
+@test "a run that made a thread grants what glibc's malloc reads only when threads contend (the CPUs online)" {
+	local threads='import threading; t = threading.Thread(target=print, args=("t",)); t.start(); t.join()'
+	learn -- "$PYTHON" -c "$threads"
+	assert_success
+	grep -qx -- "--ro=/sys/devices/system/cpu" <<<"$grants" || fail "$grants"
+	grep -q '^# granted unseen: /sys/devices/system/cpu/online and /proc/sys/vm/overcommit_memory' "$d/policy"
+	# What reads it on every run (glibc's get_nprocs) runs from that policy.
+	run -0 "$LR" "@$d/policy" -- getconf _NPROCESSORS_ONLN
+	# Control: a run without a thread grants nothing of it, and the read is refused.
+	rm "$d/policy" # a new policy, not merged into the last
+	learn -- "$PYTHON" -c 'print("t")'
+	assert_success
+	! grep -q -- "/sys/devices/system/cpu\|granted unseen" "$d/policy" || fail "$(cat "$d/policy")"
+	run "$LR" --explain "@$d/policy" -- getconf _NPROCESSORS_ONLN
+	assert_output --partial "landlock-run denied: read_file /sys/devices/system/cpu/online"
+}

@@ -36,6 +36,13 @@ enum skipped { SKIP_ROOT_WRITE = 1, SKIP_HOME_WRITE = 2, SKIP_ROOT_READ = 4, SKI
 static const char *const system_trees[] = {"/usr", "/etc",   "/opt",   "/bin",	 "/sbin",
 					   "/lib", "/lib32", "/lib64", "/libx32"};
 
+/* What glibc's malloc reads only on the runs where threads contend: a
+ * thread's first arena of its own counts the CPUs online, shrinking one
+ * asks the overcommit mode. A run that never contended would not see them
+ * and its rerun could fail; a run that made a thread grants them. */
+static const char *const by_chance[] = {"/sys/devices/system/cpu/online",
+					"/proc/sys/vm/overcommit_memory"};
+
 /* Names that change from boot to boot or process to process. */
 static const char *const stable[] = {"/sys/fs/cgroup", "/dev/pts"};
 
@@ -324,6 +331,11 @@ static void put_header(struct out *o, const struct learner *l, unsigned skipped)
 	for (i = 0; i < sizeof notes / sizeof notes[0]; i++)
 		if (skipped & 1U << i)
 			outf(o, "# not granted: %s\n", notes[i]);
+	if (l->threaded)
+		outf(o,
+		     "# granted unseen: %s and %s, which glibc's malloc reads only when "
+		     "threads contend\n",
+		     by_chance[0], by_chance[1]);
 	if (l->unseen)
 		outf(o,
 		     "# not seen: %lu calls of processes that made themselves non-dumpable "
@@ -339,8 +351,12 @@ void write_policy(struct learner *l)
 	struct table ro = {0}, rw = {0}, unix_sockets = {0}, rw_kept = {0}, unix_kept = {0};
 	struct out o = {.fd = l->file.fd};
 	unsigned skipped = 0;
+	struct stat st;
 	size_t i;
 
+	for (i = 0; l->threaded && i < sizeof by_chance / sizeof by_chance[0]; i++)
+		if (lstat(by_chance[i], &st) == 0)
+			add_path(&l->ro, by_chance[i]);
 	settle_all(l, &l->rw, &rw, 1, &skipped);
 	settle_all(l, &l->ro, &ro, 0, &skipped);
 	settle_all(l, &l->unix_sockets, &unix_sockets, 1, &skipped);

@@ -246,6 +246,11 @@ void learn_call(struct learner *l, struct call_result *r)
 
 /* Fold what the run used and write the policy; a run cut short used less
  * than the command needs, and leaves FILE as it was. */
+void learn_thread(struct learner *l)
+{
+	l->threaded = 1;
+}
+
 void learn_finish(struct learner *l, int interrupted)
 {
 	if (interrupted)

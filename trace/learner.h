@@ -20,6 +20,7 @@ struct learner {
 	uint64_t ports[NET_KINDS][65536 / 64]; /* bound and connected to, per kind */
 	int signalled_out, reached_out;	       /* what --scope signal, abstract-unix would refuse */
 	char home[PATH_MAX];		       /* the caller's $HOME, canonical, or "" */
+	int threaded;			       /* a process of the tree made a thread */
 	unsigned long unseen;		       /* calls of processes closed to the tracer */
 	struct who first_unseen;
 };

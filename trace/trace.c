@@ -325,9 +325,12 @@ static void event(struct tracer *tr, pid_t tid, int status)
 	switch (status >> 16) {
 	case PTRACE_EVENT_SECCOMP: entered(tr, tid); break;
 	case PTRACE_EVENT_EXEC: exec_done(tr, tid); break;
+	case PTRACE_EVENT_CLONE:
+		if (tr->learner)
+			learn_thread(tr->learner);
+		/* fall through */
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-	case PTRACE_EVENT_CLONE:
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &child) == 0)
 			follow(tr, (pid_t)child);
 		break;

@@ -191,6 +191,7 @@ struct learner *learn_start(const struct policy *p, const struct tracer *tr);
 void learn_open(struct learner *l);
 void learn_entry(struct learner *l, const struct call_result *entry);
 void learn_call(struct learner *l, struct call_result *r);
+void learn_thread(struct learner *l);
 void learn_finish(struct learner *l, int interrupted);
 
 #endif
