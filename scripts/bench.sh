@@ -69,6 +69,7 @@ fact bwrap_version "$(bwrap --version 2>/dev/null || echo none)"
 fact size_x86_64 "$(stat -c %s build/x86_64/landlock-run)"
 fact size_aarch64 "$(stat -c %s build/aarch64/landlock-run)"
 fact size_budget_x86_64 "$(sed -n 's/^SIZE_BUDGET=//p' platform/linux-x64.env)"
+fact size_target_x86_64 "$(sed -n 's/^SIZE_TARGET=//p' platform/linux-x64.env)"
 fact size_floor "$(stat -c %s "$floor")"
 if [ "$tally_fail" -eq 0 ]; then
 	tally_check "report (scripts/bench/report.py)" python3 "$steps/report.py" "$out"

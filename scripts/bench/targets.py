@@ -110,8 +110,9 @@ def targets(run, scaling, sc):
                        f"{x(run.ratio('launch', 'probe', 'true')[0])} `/bin/true`"
                        + sc.sx(f", {sc.total('probe.lr')} system calls (parent and child)")))
     size_x86, size_arm = int(run.fact("size_x86_64")), int(run.fact("size_aarch64"))
-    budget = int(run.fact("size_budget_x86_64"))
-    out.append(verdict(size_x86 <= budget, f"x86_64 binary within its budget, {budget / 1024:.0f} KiB (platform/linux-x64.env)",
-                       f"{size_x86:,} bytes ({size_x86 / 1024:.1f} KiB); "
-                       f"aarch64 {size_arm:,} bytes ({size_arm / 1024:.1f} KiB)"))
+    budget, target = int(run.fact("size_budget_x86_64")), int(run.fact("size_target_x86_64"))
+    out.append(verdict(size_x86 <= target, f"x86_64 binary within {target / 1024:.0f} KiB (issue 17; "
+                       "SIZE_TARGET in platform/linux-x64.env)",
+                       f"{size_x86:,} bytes ({size_x86 / 1024:.1f} KiB), the gate (SIZE_BUDGET) "
+                       f"{budget / 1024:.0f} KiB; aarch64 {size_arm:,} bytes ({size_arm / 1024:.1f} KiB)"))
     return out
