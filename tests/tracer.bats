@@ -213,11 +213,12 @@ teardown() {
 	# launcher's own stdout is another file.
 	explain --ro / --rw "$d/ok" -- sh -c 'exec 1>&4; echo x > /dev/stdout' 4>>"$d/no/command-out"
 	assert_equal "$status" 2
-	assert_denied "write_file,truncate $d/no/command-out (openat by sh): allow with --rw $d/no/command-out"
+	assert_denied "write_file $d/no/command-out (openat by sh): allow with --rw $d/no/command-out"
 }
 
 @test "a plain run executes none of the tracer: exactly the system calls of the confinement path" {
 	[ "$(id -u)" -eq 0 ] || skip "the list is root's (an unprivileged caller has no capability to drop)"
+	[ -z "${LR_SANITIZE-}" ] || skip "the sanitizers' runtime makes calls of its own (make sanitize)"
 	command -v strace >/dev/null || skip "no strace"
 	run -0 strace -qq -o "$d/trace" "$LR" --ro / --rw "$d/ok" --rw /dev/null -- /bin/true
 	# The launcher's calls up to the exec of the command, the bounding-set drops as one.
