@@ -11,7 +11,9 @@
  *   resolved with no more power than the command's user has.
  * - A seccomp allowlist: what the tracer's own loop needs, and nothing to
  *   act with. No execve, no socket, no open for writing or creating, no
- *   ptrace request that changes a tracee, signals only to itself and,
+ *   ptrace request that changes a tracee's memory (its registers only as a
+ *   refusal's mark needs: x86_64's POKEUSER, aarch64's SETREGSET, whose
+ *   register is not tested), signals only to itself and,
  *   through its pidfd, to the command; renaming only inside the report's
  *   own directory. Anything else kills the tracer, and PTRACE_O_EXITKILL
  *   the traced tree with it.
