@@ -85,15 +85,9 @@ struct cqe {
 
 static int put_result(int err)
 {
-	const char *name = errno_name(err);
-
 	if (!err)
 		puts("ok");
-	else if (name)
-		puts(name);
-	else
-		printf("errno %d\n", err);
-	return err != 0;
+	return err ? put_errno(err) : 0;
 }
 
 static int outcome(long ret)

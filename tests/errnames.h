@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct name {
 	const char *name;
@@ -44,6 +45,19 @@ static inline const char *errno_name(int e)
 		if (n->value == e)
 			return n->name;
 	return NULL;
+}
+
+/* Print ERR's name on a line of its own (or "errno N"); 1, a helper's
+ * status for a failed operation. */
+static inline int put_errno(int err)
+{
+	const char *name = errno_name(err);
+
+	if (name)
+		puts(name);
+	else
+		printf("errno %d\n", err);
+	return 1;
 }
 
 #endif

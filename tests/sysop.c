@@ -105,17 +105,6 @@ struct uring_cqe {
 #define IORING_OFF_SQES	       0x10000000ULL
 #define IORING_ENTER_GETEVENTS 1U
 
-static int put_errno(int err)
-{
-	const char *name = errno_name(err);
-
-	if (name)
-		puts(name);
-	else
-		printf("errno %d\n", err);
-	return 1;
-}
-
 static int outcome(long ret)
 {
 	if (ret >= 0) {

@@ -73,31 +73,19 @@
 #define IPPROTO_MPTCP 262
 #endif
 
-/* errno's name, or its number where the table lacks it. */
-static void put_errno(void)
-{
-	const char *name = errno_name(errno);
-
-	if (name)
-		puts(name);
-	else
-		printf("errno %d\n", errno);
-}
-
 static int outcome(int ret)
 {
 	if (ret >= 0) {
 		puts("ok");
 		return 0;
 	}
-	put_errno();
-	return 1;
+	return put_errno(errno);
 }
 
 static void setup_failed(const char *step)
 {
 	printf("%s: ", step);
-	put_errno();
+	put_errno(errno);
 	exit(1);
 }
 

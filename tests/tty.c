@@ -48,17 +48,6 @@
 #define MAP_32BIT 0
 #endif
 
-static int put_errno(int err)
-{
-	const char *name = errno_name(err);
-
-	if (name)
-		puts(name);
-	else
-		printf("errno %d\n", err);
-	return 1;
-}
-
 static void setup_failed(const char *step)
 {
 	printf("%s: ", step);

@@ -60,24 +60,7 @@
 #include "hooks.h"
 #include "process.h"
 
-/* hooks.h renames these for the launcher; the harness wants the real ones. */
-#undef exit
-#undef _exit
-#undef execvp
-#undef syscall
-#undef prctl
-#undef fork
-#undef _Fork
-#undef setsid
-#undef getauxval
-#undef calloc
-#undef malloc
-#undef realloc
-#undef free
-#undef mmap
-#undef munmap
-#undef mremap
-#undef main
+#include "unhook.h"
 
 int lr_main(int argc, char **argv);
 

@@ -37,23 +37,7 @@
 #include "../../trace/tracer.h"
 #include "hooks.h"
 
-#undef exit
-#undef _exit
-#undef execvp
-#undef syscall
-#undef prctl
-#undef fork
-#undef _Fork
-#undef setsid
-#undef getauxval
-#undef calloc
-#undef malloc
-#undef realloc
-#undef free
-#undef mmap
-#undef munmap
-#undef mremap
-#undef main
+#include "unhook.h"
 
 #define CALL_BYTES 14
 #define MEMORY	   8192 /* the forged memory, followed by an unmapped page */
