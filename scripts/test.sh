@@ -6,6 +6,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/tally.sh
 
+# A PATH inherited from another user (su without -, sudo -E) may name
+# directories this user cannot search; execvp, and so the launcher and
+# env(1), then report a command that is nowhere as EACCES (126), not 127.
+# The suites test the launcher, not that PATH: its searchable entries only.
+searchable=
+IFS=: read -ra entries <<<"$PATH"
+for entry in "${entries[@]}"; do
+	[ -x "$entry" ] && searchable+=${searchable:+:}$entry
+done
+export PATH=$searchable
+
 scripts/setup.sh all || exit 1
 make -s all test-helpers || exit 1
 make -s ARCH=aarch64 all test-helpers || exit 1
