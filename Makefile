@@ -40,13 +40,13 @@ LDFLAGS := -static -no-pie -s -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,nosep
 BIN    := build/$(ARCH)/landlock-run
 
 # The test helpers (tests/*.c), built once here, never in a bats file. tryop, sysop, edgeop,
-# hostile and tty are static, by the launcher's compiler, so the kernel-matrix guest and
-# qemu-user run them too. fault needs the kernel's seccomp headers, which musl-gcc cannot
+# hostile, tty and filtermodel are static, by the launcher's compiler, so the kernel-matrix
+# guest and qemu-user run them too. fault needs the kernel's seccomp headers, which musl-gcc cannot
 # see: the host's cc builds it, for the host only.
 HOSTCC        ?= cc
 HELPER_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
 HELPERS       := build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile \
-                 build/$(ARCH)/edgeop
+                 build/$(ARCH)/edgeop build/$(ARCH)/filtermodel
 ifeq ($(ARCH),$(HOST_ARCH))
 HELPERS += build/$(ARCH)/fault build/$(ARCH)/fakeabi
 endif
@@ -79,6 +79,12 @@ build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile 
 	$(call need,$(CC))
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ $<
+
+# The seccomp filter's builder, compiled in, against a reading of its rule table.
+build/$(ARCH)/filtermodel: tests/filtermodel.c seccomp.c seccomp.h landlock-run.h $(PLATFORM) Makefile
+	$(call need,$(CC))
+	@mkdir -p $(@D)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ tests/filtermodel.c
 
 # A real i386 program for the seccomp filter's i386 branch (tests/tty.c also
 # enters it by int 0x80): freestanding, so gcc -m32 needs no multilib.

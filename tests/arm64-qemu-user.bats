@@ -16,11 +16,12 @@ setup_file() {
 		fail "the aarch64 launcher or tryop is missing or stale: run make ARCH=aarch64 all test-helpers"
 	ARM64=$root/build/aarch64/landlock-run
 	TRYOP_ARM64=$root/build/aarch64/tryop
+	FILTERMODEL_ARM64=$root/build/aarch64/filtermodel
 	NATIVE=$root/build/$(uname -m)/landlock-run
 	VERSION_WANT="landlock-run $(cat "$root/VERSION")"
 	QEMU=$(platform_var "$env" QEMU_USER)
 	MACHINE=$(platform_var "$env" ELF_MACHINE)
-	export ARM64 TRYOP_ARM64 NATIVE VERSION_WANT QEMU MACHINE
+	export ARM64 TRYOP_ARM64 FILTERMODEL_ARM64 NATIVE VERSION_WANT QEMU MACHINE
 	command -v "$QEMU" >/dev/null || fail "$QEMU is missing: make setup installs it"
 	require_helpers
 }
@@ -39,6 +40,12 @@ setup() {
 @test "premise: under qemu-user the Landlock syscalls answer ENOSYS" {
 	run -1 "$QEMU" "$TRYOP_ARM64" abi
 	assert_output ENOSYS
+}
+
+# seccomp.bats has the x86_64 one; this is the aarch64 table and builder
+@test "the arm64 filter answers as its rule table reads, for every group set and ABI (filtermodel)" {
+	run -0 "$QEMU" "$FILTERMODEL_ARM64"
+	assert_output --regexp '^filtermodel: the filter answers as its table for [0-9]+ vectors, every group set traced or not, 2 ABIs'
 }
 
 @test "arm64 --version works under qemu-user" {
