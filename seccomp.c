@@ -190,21 +190,24 @@ static void land(struct filter *f, size_t from)
 /*
  * Jumps that end in a return emitted later, one per action for the whole
  * ABI: the kernel translates and compiles every instruction at install,
- * and the same action needs only one.
+ * and the same action needs only one. Per ABI at most one per leaf of the
+ * search, one per rule and one per body, each at most one per rule.
  */
+#define EXITS_MAX (3 * NRULES)
+
 struct exits {
 	size_t n;
 	struct exit_site {
 		uint16_t at, ret;
 		uint8_t on_false;
 		uint32_t action;
-	} site[FILTER_MAX];
+	} site[EXITS_MAX];
 };
 
 static void exit_to(struct exits *x, size_t at, int on_false, uint32_t action)
 {
-	if (x->n == FILTER_MAX)
-		die("seccomp filter: more than %d jumps to a return", FILTER_MAX);
+	if (x->n == EXITS_MAX)
+		die("seccomp filter: more than %zu jumps to a return", EXITS_MAX);
 	x->site[x->n++] = (struct exit_site){(uint16_t)at, 0, (uint8_t)on_false, action};
 }
 
