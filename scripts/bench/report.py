@@ -42,7 +42,9 @@ def machine(run):
         f"- {run.fact('version')}, commit {run.fact('commit')}"
         + (f" with uncommitted changes in {dirty} launcher source file(s)" if dirty != "0" else ""),
         f"- {run.fact('hyperfine')}, {bwrap}",
-        f"- Method: `hyperfine -N`, every case of a group in each round, the groups' rounds interleaved; "
+        f"- Method: `hyperfine -N`, every case of a group in each round, in an order rotated by one case "
+        f"each round (where a case stands in a run moves its time by up to 10% here), the groups' rounds "
+        f"interleaved; "
         f"{method}. A figure is the median of all runs; a ratio is between medians of the same rounds, "
         f"its spread the interquartile range of per-round ratios.",
     ]
