@@ -190,8 +190,9 @@ static void land(struct filter *f, size_t from)
 /*
  * Jumps that end in a return emitted later, one per action for the whole
  * ABI: the kernel translates and compiles every instruction at install,
- * and the same action needs only one. Per ABI at most one per leaf of the
- * search, one per rule and one per body, each at most one per rule.
+ * and the same action needs only one. Per ABI: one per leaf of the search,
+ * one per refusal, one per body; there are no more leaves or bodies than
+ * calls, nor calls than rules.
  */
 #define EXITS_MAX (3 * NRULES)
 
