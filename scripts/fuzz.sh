@@ -158,7 +158,7 @@ tally_check "fuzz: catches a run without the baseline" mutant no-baseline seccom
 	's/uint64_t groups = GROUP_TTY | GROUP_BASELINE;/uint64_t groups = GROUP_TTY;/'
 tally_check "fuzz: catches an argument read before the number (no action cache)" mutant \
 	cache seccomp.c \
-	's/^\t\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);$/\t\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(0));\n&/'
+	's/^\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);$/\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(0));\n&/'
 tally_check "fuzz: catches an environment edited out of order" mutant env inherit.c \
 	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/'
 tally_check "fuzz: catches a forged stop trusted without the kernel's call number" mutant \
