@@ -258,6 +258,30 @@ assert len(real) == 1 and real[0]["exec"] is False and real[0]["status"] == 125,
 		fail "$(cat st)"
 }
 
+# The tracer holds the status descriptor (and a report's pipe) while the
+# command runs as its child and as its user: /proc/TRACER/fd/N would be the
+# command's way to it, and under --learn no ruleset stands in the way.
+@test "--status-fd with --explain and --learn: the command cannot write the tracer's descriptor through /proc" {
+	forge='echo FORGED >/proc/$PPID/fd/3 || echo refused'
+	# control: a parent of the same user without the launcher is reachable so
+	sh -c "sh -c '$forge'" 3>ctl
+	assert_equal "$(cat ctl)" FORGED
+	run -0 "$LR" --status-fd 3 --learn "$d/p" -- sh -c "$forge" 3>st
+	assert_output --partial refused
+	refute grep -q FORGED st
+	run -0 "$LR" --status-fd 3 --explain --ro / --rw /dev/null -- sh -c "$forge" 3>st
+	assert_output --partial refused
+	refute grep -q FORGED st
+	# as nobody, the tracer unprivileged from the start
+	as_nobody
+	out=$(mktemp -d /tmp/landlock-run-trust.XXXXXX)
+	echo "$out" >"$BATS_TEST_TMPDIR/cleanup"
+	chmod 1777 "$out"
+	run -0 "${AS_NOBODY[@]}" "$LR" --status-fd 3 --learn "$out/p" -- sh -c "$forge" 3>"$out/st"
+	assert_output --partial refused
+	refute grep -q FORGED "$out/st"
+}
+
 @test "--status-fd refuses stdin, stdout, stderr, a copy of one, a closed descriptor, and --probe" {
 	run -125 --separate-stderr "$LR" --status-fd 2 -- true
 	[[ $stderr == *"--status-fd 2: descriptor 2 is stdin, stdout or stderr"* ]] || fail "$stderr"

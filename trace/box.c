@@ -125,11 +125,19 @@ static void emit_test(struct filter *f, const struct allowed *a)
 		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
 }
 
-/* First: no privilege left, before the tracer creates its report. */
+/* First: no privilege left, before the tracer creates its report; and
+ * out of the command's reach. The command runs as the tracer's user, so
+ * /proc/TRACER/fd would hand it the status descriptor and a report pipe
+ * to write forged lines into (under --learn nothing else stops it): a
+ * process that is not dumpable is reachable there only with
+ * CAP_SYS_PTRACE, which the command does not have. Tracing its children
+ * needs no dumpability of its own. */
 void box_drop(void)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		die_errno("cannot set no_new_privs in the tracer");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		die_errno("cannot make the tracer non-dumpable");
 	drop_capabilities();
 }
 
