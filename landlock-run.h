@@ -298,8 +298,9 @@ const struct hidden *hidden_beneath(const struct request *r, const char *canon);
  * no_new_privs. 0, or -1 and errno. */
 uint64_t refused_groups(const struct request *r);
 int filter_syscalls(uint64_t groups, int traced);
-/* A refusal --explain saw: ret_data TRACE_BASE + the rule's row; the tracer
- * marks the call with argument 5 TRACE_MARK, and the filter refuses it. */
+/* A refusal --explain saw: the filter stops it (ret_data TRACE_BASE + the
+ * rule's row); the tracer finds its rule (refusal_for) and marks the call
+ * with argument 5 TRACE_MARK, and the filter refuses it. */
 #define TRACE_BASE 0x100
 #define TRACE_MARK 0x6c616e64U
 struct refusal {
@@ -308,7 +309,7 @@ struct refusal {
 	int err;
 	uint64_t group;
 };
-int refusal_of(uint32_t ret_data, struct refusal *out);
+int refusal_for(uint64_t groups, uint64_t nr, const uint64_t *args, struct refusal *out);
 
 /* inherit.c: what the caller gave the launcher, handed back to the command. */
 struct caller {

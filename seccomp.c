@@ -43,6 +43,7 @@
 #define SOCKETCALL_PAIR	 8	    /* socketcall(SYS_SOCKETPAIR, args) */
 #define CLONE_NEWUSER_F	 0x10000000 /* CLONE_NEWUSER */
 #define CLONE_UNTRACED_F 0x00800000 /* CLONE_UNTRACED */
+#define NEW_LISTENER_F	 0x8	    /* SECCOMP_FILTER_FLAG_NEW_LISTENER */
 #define MODE_SETID	 06000	    /* S_ISUID | S_ISGID */
 #define TIOCSTI_CMD	 0x5412
 #define TIOCLINUX_CMD	 0x541c
@@ -124,12 +125,17 @@ static const struct rule rules[] = {
 	/* While traced, on every ABI, whatever --allow-syscalls says: a child
 	 * made with CLONE_UNTRACED is not followed (EPERM, as for a flag not
 	 * allowed); clone3's flags are in memory (ENOSYS: libc falls back to
-	 * clone); io_uring's operations are no system calls and never stop. */
+	 * clone); io_uring's operations are no system calls and never stop; a
+	 * filter of the command's own with a listener answers
+	 * SECCOMP_RET_USER_NOTIF, which beats the stop a refusal makes here,
+	 * and its supervisor could let the call go on (EINVAL: a kernel before
+	 * 5.0 knows no such flag). */
 	{GROUP_TRACED, NR_clone, 0, SET, EPERM, CLONE_UNTRACED_F, "clone"},
 	{GROUP_TRACED, NR_clone3, 0, REDIRECT, ENOSYS, 0, "clone3"},
 	{GROUP_TRACED, NR_io_uring_setup, 0, ALWAYS, ENOSYS, 0, "io_uring_setup"},
 	{GROUP_TRACED, NR_io_uring_enter, 0, ALWAYS, ENOSYS, 0, "io_uring_enter"},
 	{GROUP_TRACED, NR_io_uring_register, 0, ALWAYS, ENOSYS, 0, "io_uring_register"},
+	{GROUP_TRACED, NR_seccomp, 1, SET, EINVAL, NEW_LISTENER_F, "seccomp"},
 };
 /* clang-format on */
 
@@ -575,18 +581,32 @@ int filter_syscalls(uint64_t groups, int traced)
 	return filter_install(&f);
 }
 
-/* The rule a traced refusal's ret_data names, as the tracer must check it
- * against the call the kernel reports; NULL for any other number. */
-int refusal_of(uint32_t ret_data, struct refusal *out)
+/*
+ * The refusal a traced call stops for, read from the table as the filter
+ * reads it: the first active rule on the native call NR that ARGS match
+ * (their low 32 bits), if it is one that stops. Not from the stop's
+ * ret_data: among the answers SECCOMP_RET_TRACE the newest filter's data
+ * wins, and a filter of the command's own could name another row, or none,
+ * to have its call resumed unmarked, which the filter then lets through.
+ */
+int refusal_for(uint64_t groups, uint64_t nr, const uint64_t *args, struct refusal *out)
 {
-	const struct rule *r;
+	const struct build b = {groups, 1};
+	size_t row;
 
-	if (ret_data < TRACE_BASE || ret_data >= TRACE_BASE + NRULES)
-		return -1;
-	r = &rules[ret_data - TRACE_BASE];
-	out->call = r->call;
-	out->nr = r->nr[0];
-	out->err = r->err;
-	out->group = r->group;
-	return 0;
+	for (row = 0; row < NRULES; row++) {
+		const struct rule *r = &rules[row];
+		uint32_t v = (uint32_t)args[r->arg];
+
+		if (!active(r, 0, groups) || r->nr[0] != nr)
+			continue;
+		if (!unconditional(r) && !(r->test == EQ && v == r->k) &&
+		    !(r->test == NE && v != r->k) && !(r->test == SET && (v & r->k)))
+			continue;
+		if (!stops(&b, row, 0))
+			return -1;
+		*out = (struct refusal){r->call, r->nr[0], r->err, r->group};
+		return 0;
+	}
+	return -1;
 }

@@ -34,6 +34,7 @@
 #define NR_io_uring_enter	{426, 426}
 #define NR_io_uring_register	{427, 427}
 #define NR_unshare		{97, 337}
+#define NR_seccomp		{277, 383}
 #define NR_clone		{220, 120}
 #define NR_clone3		{435, 435}
 #define NR_add_key		{217, 309}

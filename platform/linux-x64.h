@@ -37,6 +37,7 @@
 #define NR_io_uring_enter	{426, 426, 426}
 #define NR_io_uring_register	{427, 427, 427}
 #define NR_unshare		{272, 272, 310}
+#define NR_seccomp		{317, 317, 354}
 #define NR_clone		{56, 56, 120}
 #define NR_clone3		{435, 435, 435}
 #define NR_add_key		{248, 248, 286}

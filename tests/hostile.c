@@ -18,16 +18,29 @@
  *                            PTRACE_O_TRACEFORK would not follow
  *   hostile creates DIR N    open(DIR/fI, O_CREAT) for I = 0..N-1, one process;
  *                            prints how many failed with EACCES
+ *   hostile mask             installs a filter of its own that answers
+ *                            socket(2) SECCOMP_RET_TRACE with ret_data 1 (the
+ *                            newest filter's data wins among TRACE answers),
+ *                            then prints the outcome of socket(AF_INET)
+ *   hostile listener         installs a filter with a listener
+ *                            (SECCOMP_FILTER_FLAG_NEW_LISTENER) that answers
+ *                            socket(2) SECCOMP_RET_USER_NOTIF; if that works,
+ *                            a child calls socket(AF_INET) while this process,
+ *                            its supervisor, lets the call continue. Prints
+ *                            the outcome of the install, then the child's
+ *                            socket(2)
  *
  * Built static with the launcher's compiler (make test-helpers).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -90,6 +103,82 @@ static int forge(const char *file)
 	return outcome(syscall(SYS_mkdirat, (long)AT_FDCWD, file, 0700L));
 }
 
+static int install(unsigned flags, uint32_t action)
+{
+	struct sock_filter insn[] = {
+		{BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR},
+		{BPF_JEQ_K, 0, 1, SYS_socket},
+		{BPF_RET_K, 0, 0, action},
+		{BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW},
+	};
+	struct sock_fprog prog = {sizeof insn / sizeof insn[0], insn};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+static int mask(void)
+{
+	if (install(0, SECCOMP_RET_TRACE | 1) < 0)
+		return outcome(-1), 1;
+	return outcome(socket(AF_INET, SOCK_STREAM, 0));
+}
+
+/* linux/seccomp.h, which musl-gcc cannot see */
+#define NEW_LISTENER	    8U
+#define RET_USER_NOTIF	    0x7fc00000U
+#define NOTIF_RECV	    0xc0502100UL /* _IOWR('!', 0, struct notif) */
+#define NOTIF_SEND	    0xc0182101UL /* _IOWR('!', 1, struct notif_resp) */
+#define NOTIF_FLAG_CONTINUE 1U
+
+struct notif {
+	uint64_t id;
+	uint32_t pid, flags;
+	uint32_t nr, arch;
+	uint64_t ip, args[6];
+};
+
+struct notif_resp {
+	uint64_t id;
+	int64_t val;
+	int32_t error;
+	uint32_t flags;
+};
+
+/* The supervisor: answers each notification "continue" until the child is
+ * gone (a call some other filter refuses never notifies). */
+static int listener(void)
+{
+	struct notif n;
+	struct notif_resp r;
+	struct pollfd p;
+	int fd = install(NEW_LISTENER, RET_USER_NOTIF), status;
+	pid_t child;
+
+	outcome(fd);
+	if (fd < 0)
+		return 0;
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		outcome(socket(AF_INET, SOCK_STREAM, 0));
+		fflush(stdout);
+		_exit(0);
+	}
+	while (child > 0 && waitpid(child, &status, WNOHANG) == 0) {
+		p = (struct pollfd){fd, POLLIN, 0};
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		memset(&n, 0, sizeof n);
+		if (ioctl(fd, NOTIF_RECV, &n))
+			continue;
+		r = (struct notif_resp){n.id, 0, 0, NOTIF_FLAG_CONTINUE};
+		ioctl(fd, NOTIF_SEND, &r);
+	}
+	return child < 0;
+}
+
 static int untraced(void)
 {
 	int status;
@@ -124,6 +213,10 @@ int main(int argc, char **argv)
 		return untraced();
 	if (argc == 4 && strcmp(argv[1], "creates") == 0)
 		return creates(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: hostile forge FILE | untraced | creates DIR N\n");
+	if (argc == 2 && strcmp(argv[1], "mask") == 0)
+		return mask();
+	if (argc == 2 && strcmp(argv[1], "listener") == 0)
+		return listener();
+	fprintf(stderr, "usage: hostile forge FILE | untraced | creates DIR N | mask | listener\n");
 	return 2;
 }

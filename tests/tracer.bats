@@ -40,6 +40,35 @@ teardown() {
 	assert_equal "$(grep -c '' "$J")" 2
 }
 
+# --explain's refusals stop at the tracer (SECCOMP_RET_TRACE) before the
+# filter refuses them; a filter the command installs itself answers after it.
+@test "attack: the command's own filter gets no refused call past --explain (its TRACE answer, a listener that continues)" {
+	# controls, without the launcher: mask's stop finds no tracer (ENOSYS); the
+	# listener's supervisor lets the child's socket go on
+	run -0 timeout -k 2 20 "$HOSTILE" mask
+	assert_output ENOSYS
+	run -0 timeout -k 2 20 "$HOSTILE" listener
+	assert_output $'ok\nok'
+	# a plain run refuses with an errno, which beats both answers
+	run -0 timeout -k 2 20 "$LR" --ro / --no-network -- "$HOSTILE" mask
+	assert_output EAFNOSUPPORT
+	run -0 timeout -k 2 20 "$LR" --ro / --no-network -- "$HOSTILE" listener
+	assert_output $'ok\nEAFNOSUPPORT'
+	# traced, the command's ret_data replaces the refusal's: the tracer reads the
+	# table, marks the call, explains it; the same filter without --no-network
+	# leaves the socket alone
+	run -0 --separate-stderr timeout -k 2 20 "$LR" --explain --ro / --no-network -- "$HOSTILE" mask
+	assert_output EAFNOSUPPORT
+	[[ $stderr == *"network AF_INET (socket by hostile["* ]] || fail "$stderr"
+	run -0 timeout -k 2 20 "$LR" --explain --ro / -- "$HOSTILE" mask
+	assert_output ok
+	# a listener's answer would beat the stop: no listener while traced
+	run -0 timeout -k 2 20 "$LR" --explain --ro / --no-network -- "$HOSTILE" listener
+	assert_output EINVAL
+	run -0 timeout -k 2 20 "$LR" --learn "$d/p" -- "$HOSTILE" listener
+	assert_output EINVAL
+}
+
 @test "the FIFO a #! line names neither hangs --explain nor the plain run's 126 path" {
 	mkfifo "$d/fifo"
 	printf '#!%s\n' "$d/fifo" >"$d/script"

@@ -211,22 +211,25 @@ static void resume(struct tracer *tr, pid_t tid, int sig)
 
 /*
  * A call the system-call filter refuses stopped here first (--explain):
- * when the kernel's facts agree with the rule it names, it is marked, so
- * the filter refuses it as the tracee goes on, and explained. A mark that
+ * the table says which rule refuses it (refusal_for, from the kernel's
+ * number and arguments, never the stop's ret_data), it is marked, so the
+ * filter refuses it as the tracee goes on, and explained. A mark that
  * cannot be made on a tracee still there ends the run: the call would
  * otherwise go through.
  */
-static void refused(struct tracer *tr, pid_t tid, const struct __ptrace_syscall_info *info)
+static int refused(struct tracer *tr, pid_t tid, const struct __ptrace_syscall_info *info)
 {
 	struct refusal rf;
 
-	if (info->op != PTRACE_SYSCALL_INFO_SECCOMP || info->arch != NATIVE_ARCH ||
-	    refusal_of(info->seccomp.ret_data, &rf) || info->seccomp.nr != rf.nr)
-		return;
+	if (!tr->explainer || info->op != PTRACE_SYSCALL_INFO_SECCOMP ||
+	    info->arch != NATIVE_ARCH ||
+	    refusal_for(tr->p->kernel.refused | GROUP_TRACED, info->seccomp.nr, info->seccomp.args,
+			&rf))
+		return 0;
 	if (mark_refusal(tid) && errno != ESRCH)
 		die_errno("%s: cannot mark a refused call of process %d", tr->mode, (int)tid);
-	if (tr->explainer)
-		explain_refusal(tr->explainer, tid, &rf, info->seccomp.args);
+	explain_refusal(tr->explainer, tid, &rf, info->seccomp.args);
+	return 1;
 }
 
 static void entered(struct tracer *tr, pid_t tid)
@@ -237,9 +240,7 @@ static void entered(struct tracer *tr, pid_t tid)
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) <= 0)
 		return;
-	if (info.seccomp.ret_data >= TRACE_BASE)
-		refused(tr, tid, &info);
-	if (!trusted_stop(&info))
+	if (refused(tr, tid, &info) || !trusted_stop(&info))
 		return;
 	t->in_call = 1;
 	t->call = (int)info.seccomp.ret_data;
