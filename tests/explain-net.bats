@@ -138,4 +138,5 @@ libc = ctypes.CDLL(None, use_errno=True)
 r = libc.syscall(41, 2, 1, 0, 0, 0, 0x6c616e64)
 print("made" if r >= 0 else os.strerror(ctypes.get_errno()))'
 	assert_equal "$output" "Address family not supported by protocol"
+	assert_equal "$denied" ""
 }

@@ -394,7 +394,7 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 	stderr_has "cannot install the seccomp filter"
 }
 
-@test "--explain runs with the filter: a refused socket is no Landlock denial to report" {
+@test "--explain runs with the filter: a refused socket stays refused, and no launcher failure is told" {
 	run -1 --separate-stderr "$LR" --explain --no-network -- "$SYSOP" socket inet stream
 	assert_output EAFNOSUPPORT
 	refute_launcher_line

@@ -121,6 +121,7 @@ teardown() {
 	run -0 "$LR" --ro / --allow-syscalls io_uring -- "$HELPERS/sysop" io_uring-setup
 	explain --ro / --allow-syscalls io_uring -- "$HELPERS/sysop" io_uring-setup
 	assert_equal "$output" ENOSYS
+	assert_equal "$denied" ""
 	explain --ro / -- "$PYTHON" -c 'import ctypes, os; p = ctypes.create_string_buffer(120); r = ctypes.CDLL(None, use_errno=True).syscall(425, 1, p); print(os.strerror(ctypes.get_errno()) if r < 0 else "ok")'
 	assert_equal "$output" "Function not implemented"
 }
