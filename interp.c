@@ -71,10 +71,13 @@ static int elf_interp(int fd, const unsigned char *buf, size_t n, char *out, siz
  * file: found with O_PATH, which opens nothing, checked with fstat, and
  * opened again through that descriptor (/proc/self/fd/N), so it cannot be
  * swapped meanwhile. A FIFO cannot hang the launcher nor a device be
- * opened by it. Where /proc is out of reach (the sandboxed plain run) it
- * is opened again by path, non-blocking, and must be the same file.
+ * opened by it. Where /proc is out of reach (the sandboxed plain run) and
+ * BY_PATH says the caller has no more power than the command, it is
+ * opened again by path, non-blocking, and must be the same file; the
+ * tracer, which is not confined, never opens by path: a directory on it
+ * swapped for a symlink would have it open a device.
  */
-int open_regular(const char *path)
+int open_regular(const char *path, int by_path)
 {
 	char link[40], num[24];
 	struct stat st, again;
@@ -91,6 +94,8 @@ int open_regular(const char *path)
 	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
 	file = openat(AT_FDCWD, link, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (file < 0 && errno != ENOENT && errno != EACCES)
+		goto out;
+	if (file < 0 && !by_path)
 		goto out;
 	if (file < 0)
 		file = openat(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -159,7 +164,7 @@ int exec_stop(const char *file, const char **role, char *path, char *canon)
 		*role = roles[kind];
 		if (kind && access(path, F_OK))
 			return STOP_MISSING;
-		fd = open_regular(path);
+		fd = open_regular(path, 1); /* the plain run: confined as the command */
 		if (fd < 0)
 			break;
 		kind = read_interpreter(fd, canon, PATH_MAX);

@@ -282,7 +282,7 @@ static void exec_chain(struct call_result *r, const char *object)
 	add_fs(r, FS(EXECUTE) | FS(READ_FILE), object, object, noexec(object));
 	join(next.object, sizeof next.object, object, NULL);
 	for (depth = 0; depth < 2; depth++) {
-		fd = open_regular(next.object);
+		fd = open_regular(next.object, 0);
 		if (fd < 0)
 			return;
 		found = read_interpreter(fd, interp, sizeof interp) &&
