@@ -117,6 +117,9 @@ static void merge(struct learner *l, char *text)
 		l->signalled_out = l->reached_out = 1;
 }
 
+/* Far above any policy --learn writes (a line per grant). */
+#define POLICY_MAX (64L << 20)
+
 /* FILE, when it is there: read as the caller, before the command runs. */
 static void read_earlier(struct learner *l)
 {
@@ -128,15 +131,19 @@ static void read_earlier(struct learner *l)
 
 	if (t->fd >= 0)
 		return; /* a pipe: nothing to add to */
-	fd = openat(t->dir, t->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* the unconfined command of an earlier run could have put anything
+	 * there: only a regular file of a policy's size is read */
+	fd = openat(t->dir, t->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		return;
 	if (fd < 0 || fstat(fd, &st))
 		die_errno("cannot read the --learn file %s", t->path);
-	text = mapped((size_t)st.st_size + 1, "the earlier policy");
-	n = st.st_size ? read(fd, text, (size_t)st.st_size) : 0;
+	text = S_ISREG(st.st_mode) && st.st_size <= POLICY_MAX
+		       ? mapped((size_t)st.st_size + 1, "the earlier policy")
+		       : NULL;
+	n = text && st.st_size ? read(fd, text, (size_t)st.st_size) : 0;
 	close(fd);
-	if (n != st.st_size || strncmp(text, HEADER, strlen(HEADER)))
+	if (!text || n != st.st_size || strncmp(text, HEADER, strlen(HEADER)))
 		die("--learn %s exists and is not a policy --learn wrote: it is neither merged "
 		    "nor replaced (remove it, or name another file)",
 		    t->path);
