@@ -44,6 +44,7 @@ setup() {
 
 teardown() {
 	[ ! -f "$BATS_TEST_TMPDIR/cleanup" ] || rm -rf "$(cat "$BATS_TEST_TMPDIR/cleanup")"
+	! mountpoint -q "$BATS_TEST_TMPDIR/small" || umount "$BATS_TEST_TMPDIR/small"
 }
 
 @test "attack: another user's symlink at a predictable report path outside the grants is not followed" {
@@ -108,6 +109,24 @@ teardown() {
 	# the mode is the launcher's, not the umask's (run would set it in a subshell)
 	sh -c 'umask 0; exec "$@"' _ "$LR" --ro / --explain-json "$d/out/r.json" -- true
 	assert_equal "$(stat -c %a out/r.json)" 600
+}
+
+@test "a report whose writes fail is never committed: 125, the old report stays, no temporary file" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir small
+	mount -t tmpfs -o size=64k tmpfs small || skip "cannot mount a tmpfs here"
+	echo 'old report' >small/r.json
+	# 2,000 distinct denials are some 400 KB of JSON, more than the 64 KiB left
+	run -125 --separate-stderr "$LR" --ro / --explain-json "$d/small/r.json" -- \
+		"$HELPERS/hostile" creates "$d/ws" 2000
+	assert_one_launcher_line
+	[[ $stderr == *"cannot write the --explain-json file $d/small/r.json: a write failed"* ]] ||
+		fail "$stderr"
+	assert_equal "$(cat small/r.json)" 'old report'
+	assert_equal "$(ls -A small)" r.json
+	# control: 20 denials fit, and the report is committed
+	run -0 "$LR" --ro / --explain-json "$d/small/r.json" -- "$HELPERS/hostile" creates "$d/ws" 20
+	assert_equal "$(grep -c '"kind":"fs"' small/r.json)" 20
 }
 
 @test "--learn merges into a policy it wrote, replaces it whole (mode 0600), and refuses any other file" {

@@ -36,9 +36,17 @@ struct explainer {
 	size_t ngrants, room;
 	struct table seen;    /* denials reported */
 	int json;	      /* the --explain-json file, or -1 */
+	int json_failed;      /* a write to it failed: it is not whole */
 	struct report report; /* where it goes */
 	struct out line;
 };
+
+/* One JSON record out; a record lost makes the report not whole. */
+static void json_flush(struct explainer *e, struct out *o)
+{
+	out_flush(o);
+	e->json_failed |= o->failed;
+}
 
 static const struct {
 	int err;
@@ -431,7 +439,7 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 	if (a->hidden)
 		kv_word(&kv, a->inside ? "hidden" : "hidden_beneath", a->hidden->path);
 	kv_end(&kv);
-	out_flush(&o);
+	json_flush(e, &o);
 }
 
 /* The same denial twice is one report: same rights on the same object. */
@@ -507,7 +515,7 @@ void explain_finish(struct explainer *e)
 		struct out j = {.fd = e->json};
 
 		outf(&j, "{\"kind\":\"unlisted\",\"denials\":%lu}\n", e->unlisted);
-		out_flush(&j);
+		json_flush(e, &j);
 	}
 	if (e->unseen && e->json >= 0) {
 		struct out j = {.fd = e->json, .escape = ESCAPE_JSON};
@@ -518,7 +526,14 @@ void explain_finish(struct explainer *e)
 		kv_int(&kv, "pid", (long)strtoul(e->first_unseen.pid, NULL, 10));
 		kv_word(&kv, "comm", e->first_unseen.comm);
 		kv_end(&kv);
-		out_flush(&j);
+		json_flush(e, &j);
+	}
+	/* a file is never half a report; a pipe's reader gets what it read */
+	if (e->json_failed && e->p->asked.json_report.fd < 0) {
+		report_discard(&e->report);
+		die("cannot write the --explain-json file %s: a write failed, and it is left "
+		    "as it was",
+		    e->p->asked.json_report.path);
 	}
 	if (e->json >= 0)
 		report_commit(&e->report);
@@ -592,5 +607,5 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 	if (rf->group == GROUP_NETWORK)
 		kv_word(&kv, "remove", "--no-network");
 	kv_end(&kv);
-	out_flush(&j);
+	json_flush(e, &j);
 }
