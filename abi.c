@@ -98,6 +98,14 @@ int newest_abi(const struct name *table)
 	return abi;
 }
 
+/* What --status-fd says confines the run, as --probe would say it. */
+const char *enforcement(const struct policy *p)
+{
+	if (p->asked.learn)
+		return "none";
+	return p->kernel.abi >= newest_abi(fs_rights) ? "full" : "partial";
+}
+
 int detect_abi(void)
 {
 	int abi = landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);

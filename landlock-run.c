@@ -589,7 +589,7 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 		edit_environment(p->asked.env, p->asked.nenv);
 	give_back_signals(caller);
 	if (!tracing(&p->asked))
-		status_running(p, 0);
+		status_running(p, 0, enforcement(p));
 	execvp(command[0], command);
 	err = errno;
 	hold_signals(&ours);

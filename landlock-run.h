@@ -244,6 +244,7 @@ extern const struct name fs_rights[], net_rights[], scope_names[], log_flags[], 
 extern const struct name syscall_groups[]; /* seccomp.c: --allow-syscalls names */
 uint64_t rights_at(const struct name *table, int abi, unsigned flags);
 int newest_abi(const struct name *table);
+const char *enforcement(const struct policy *p);
 int detect_abi(void);
 void plan_policy(struct policy *p, int kernel_abi);
 uint64_t parse_names(const struct name *table, const char *option, const char *list,
@@ -260,12 +261,13 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 int build_ruleset(const struct policy *p, struct out *verbose);
 const struct grant *grant_number(const struct request *r, size_t i);
-/* openat(DIRFD, PATH, FLAGS | O_CLOEXEC); NO_SYMLINKS: ELOOP on any symlink */
-int open_at(int dirfd, const char *path, int flags, int no_symlinks);
-int path_of_fd(int fd, char *out); /* FD's canonical path (PATH_MAX) and its length, or -1 */
 
-/* Descriptors to close in runs of consecutive numbers, one close_range each:
- * a number the launcher did not open is never in a run. */
+/* fd.c: openat(DIRFD, PATH, FLAGS | O_CLOEXEC); NO_SYMLINKS: ELOOP on any
+ * symlink. path_of_fd: FD's canonical path (PATH_MAX) and its length, or -1.
+ * A batch: descriptors to close in runs of consecutive numbers, one
+ * close_range each; a number the launcher did not open is never in a run. */
+int open_at(int dirfd, const char *path, int flags, int no_symlinks);
+int path_of_fd(int fd, char *out);
 struct fd_batch {
 	int fd[32];
 	int n;
@@ -336,7 +338,7 @@ void take_descriptor(int fd, const char *what, struct stat *st);
 /* out.c: the status descriptor (--status-fd), JSON lines a caller can trust:
  * COMMAND never holds it. */
 void status_start(int fd);
-void status_running(const struct policy *p, pid_t pid);
+void status_running(const struct policy *p, pid_t pid, const char *enforcement);
 void status_executed(pid_t pid);
 
 static inline int tracing(const struct request *r)

@@ -389,7 +389,7 @@ void status_start(int fd)
 
 /* Before exec: the pid COMMAND runs as (0: this process's) and what
  * confines it. Without --status-fd, not a system call. */
-void status_running(const struct policy *p, pid_t pid)
+void status_running(const struct policy *p, pid_t pid, const char *enforcement)
 {
 	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
 	struct kv kv = {.o = &o, .json = 1};
@@ -399,10 +399,7 @@ void status_running(const struct policy *p, pid_t pid)
 	kv_int(&kv, "pid", pid ? pid : getpid());
 	kv_int(&kv, "abi", p->kernel.kernel_abi);
 	kv_int(&kv, "abi_used", p->kernel.abi);
-	kv_word(&kv, "enforcement",
-		p->asked.learn				 ? "none"
-		: p->kernel.abi >= newest_abi(fs_rights) ? "full"
-							 : "partial");
+	kv_word(&kv, "enforcement", enforcement);
 	status_line(&kv);
 }
 

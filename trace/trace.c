@@ -418,7 +418,7 @@ void trace(const struct policy *p, int ruleset)
 	take_signals(&tr);
 	follow(&tr, tr.command);
 	box_seal(tr.self, tr.pidfd, report->path && report->fd < 0 ? report->dir : -1);
-	status_running(p, tr.command);
+	status_running(p, tr.command, enforcement(p));
 	start(&tr);
 	watch(&tr);
 }

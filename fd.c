@@ -1,0 +1,80 @@
+/*
+ * Descriptors: a path opened (openat, or openat2 refusing every symlink),
+ * the path a descriptor stands for, and grant descriptors closed in runs.
+ * The bottom of the confinement path: guard.c, grants.c, hide.c and
+ * interp.c open and name paths through it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+
+/* openat2(2)'s struct open_how (Linux 5.6), which musl 1.2.3 does not have. */
+struct open_how_v0 {
+	uint64_t flags, mode, resolve;
+};
+#define RESOLVE_NO_SYMLINKS 0x04
+
+/*
+ * Grant descriptors waiting to be closed, in the increasing order the
+ * kernel hands them out (lowest free number first). Each run of
+ * consecutive numbers is closed with one system call; a number the
+ * launcher did not open is never in a run, so a descriptor the caller
+ * passed down stays open. Few enough to stay in the kernel's first
+ * descriptor table (64 slots), many enough to make closing cheap.
+ */
+void close_batch(struct fd_batch *b)
+{
+	int i, first;
+
+	for (i = 0; i < b->n; i = first) {
+		for (first = i + 1; first < b->n && b->fd[first] == b->fd[first - 1] + 1; first++)
+			;
+		if (syscall(__NR_close_range, (unsigned)b->fd[i], (unsigned)b->fd[first - 1], 0U))
+			die_errno("cannot close the grant descriptors %d-%d", b->fd[i],
+				  b->fd[first - 1]);
+	}
+	b->n = 0;
+}
+
+void add_to_batch(struct fd_batch *b, int fd)
+{
+	b->fd[b->n++] = fd;
+	if (b->n == (int)(sizeof b->fd / sizeof b->fd[0]))
+		close_batch(b);
+}
+
+/* openat, or with NO_SYMLINKS openat2 refusing every symlink on the way (the
+ * last one too) with ELOOP. openat, because musl's open() spends an fcntl on
+ * O_CLOEXEC for old kernels. */
+int open_at(int dirfd, const char *path, int flags, int no_symlinks)
+{
+	struct open_how_v0 how = {(uint64_t)flags | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS};
+
+	if (no_symlinks)
+		return (int)syscall(__NR_openat2, dirfd, path, &how, sizeof how);
+	return openat(dirfd, path, flags | O_CLOEXEC);
+}
+
+/* FD's canonical path, as /proc/self/fd/N reads; its length, or -1. */
+int path_of_fd(int fd, char *out)
+{
+	char link[40], num[24];
+	ssize_t n;
+
+	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	n = readlink(link, out, PATH_MAX - 1);
+	if (n >= 0)
+		out[n] = '\0';
+	return (int)n;
+}
