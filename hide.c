@@ -145,17 +145,12 @@ static void resolve_one(struct hidden *h, char *canon, int no_symlinks)
 {
 	const char *rest;
 	int fd = open_nearest(h, no_symlinks, &rest), len = path_of_fd(fd, canon);
-	struct stat st;
 
-	if (len < 0 || fstat(fd, &st))
+	if (len < 0)
 		die_errno("cannot open %s path %s", "--hide", h->path);
 	h->canon = canon;
 	h->exists = *rest == '\0';
-	h->dev = st.st_dev; /* overwritten below when it does not exist */
-	h->ino = st.st_ino;
 	append_missing(h, fd, rest, canon, (size_t)len);
-	if (!h->exists)
-		h->dev = h->ino = 0;
 	if (close(fd))
 		die_errno("cannot open %s path %s", "--hide", h->path);
 	if (strcmp(canon, "/") == 0)

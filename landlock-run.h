@@ -74,8 +74,6 @@ struct ports {
 struct hidden {
 	const char *path;  /* as the user wrote it */
 	const char *canon; /* canonical: absolute, symlinks resolved */
-	dev_t dev;	   /* of canon, when it exists */
-	ino_t ino;
 	int exists;
 	size_t rules; /* added by build_ruleset's walks, for -v */
 };
@@ -284,7 +282,7 @@ void close_batch(struct fd_batch *b);
  * tracer can call it with its own FN to rebuild the same (dev, ino, rights). */
 typedef int hide_rule_fn(void *ctx, int fd, uint64_t rights, size_t hidden);
 void add_hidden(struct request *r, const char *path);
-void resolve_hidden(struct request *r); /* fills canon, dev, ino, exists */
+void resolve_hidden(struct request *r); /* fills canon and exists */
 /* 1 when hidden paths lie beneath the grant G, opened as FD: it is to be
  * expanded, at CANON (PATH_MAX, filled); a contradiction is a usage error. */
 int grant_hides(const struct policy *p, const struct grant *g, int fd, char *canon);
