@@ -338,6 +338,54 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 	refused EPERM "$SYSOP" setxattrat f
 }
 
+# Every call of the table the tests above do not reach through a tool, made
+# raw (x86_64's numbers): refused with its errno by default, and with every
+# group allowed the kernel's own answer, which is another.
+@test "root: every call of the baseline and metadata rows is refused, each beside its control" {
+	need_root
+	x86_64_only
+	touch f
+	cat >calls.py <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+S = 0o104755  # S_IFREG | setuid | 0755, as mknod takes it
+f, v = b"f", b"v"
+fd = os.open("f", os.O_RDONLY)
+calls = [  # name, number, arguments
+    ("chmod", 90, (f, 0o4755)), ("fchmod", 91, (fd, 0o4755)),
+    ("fchmodat", 268, (-100, f, 0o2755)), ("fchmodat2", 452, (-100, f, 0o4755, 0)),
+    ("open", 2, (b"o1", os.O_CREAT | os.O_WRONLY, 0o4755)), ("creat", 85, (b"o2", 0o4755)),
+    ("openat", 257, (-100, b"o3", os.O_CREAT | os.O_WRONLY, 0o2755)),
+    ("mknod", 133, (b"n1", S, 0)), ("mknodat", 259, (-100, b"n2", S, 0)),
+    ("setxattr", 188, (f, b"user.a", v, 1, 0)), ("lsetxattr", 189, (f, b"user.b", v, 1, 0)),
+    ("fsetxattr", 190, (fd, b"user.c", v, 1, 0)), ("removexattr", 197, (f, b"user.a")),
+    ("lremovexattr", 198, (f, b"user.b")), ("fremovexattr", 199, (fd, b"user.c")),
+    ("io_uring_enter", 426, (-1, 0, 0, 0, 0, 0)), ("io_uring_register", 427, (-1, 0, 0, 0)),
+    ("add_key", 248, (b"user", b"lr-test", v, 1, -2)),
+    ("request_key", 249, (b"user", b"lr-no-such-key", 0, 0)),
+]
+for name, nr, args in calls:
+    r = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) if isinstance(a, int) else a for a in args])
+    e = ctypes.get_errno()
+    print(name, "ok" if r >= 0 else __import__("errno").errorcode.get(e, e))
+PY
+	local want=(chmod:EPERM fchmod:EPERM fchmodat:EPERM fchmodat2:EPERM open:EPERM creat:EPERM
+		openat:EPERM mknod:EPERM mknodat:EPERM setxattr:EPERM lsetxattr:EPERM fsetxattr:EPERM
+		removexattr:EPERM lremovexattr:EPERM fremovexattr:EPERM io_uring_enter:ENOSYS
+		io_uring_register:ENOSYS add_key:ENOSYS request_key:ENOSYS)
+	run -0 "$LR" --rw . -- "$PYTHON" calls.py
+	assert_output "$(printf '%s\n' "${want[@]}" | tr : ' ')"
+	assert_equal "$(stat -c %a f)" 644
+	# control: the same calls, every group allowed; none answers the refusal's errno
+	run -0 "$LR" --rw . --allow-syscalls "$ALL" -- "$PYTHON" calls.py
+	local line name
+	for line in "${lines[@]}"; do
+		name=${line%% *}
+		[[ " ${want[*]} " != *" $name:${line#* } "* ]] || fail "$name answers as refused without the filter: $line"
+	done
+	assert_equal "${#lines[@]}" "${#want[@]}"
+}
+
 @test "metadata is root's only: nobody may still set the setuid bit on its own file" {
 	need_root
 	chmod 777 .
