@@ -23,9 +23,12 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# The policies every attack runs under: beneath --ro /, and --hide alone
-# (reading confined to all but the hidden path), with a writable workspace.
-POLICIES=("--ro /" "")
+# The policies every attack runs under: beneath --ro /, --hide alone
+# (reading confined to all but the hidden path), and a second --ro grant
+# that holds the hidden path, beside / or beside /usr alone; with a
+# writable workspace.
+POLICIES=("--ro /" "" "--ro / --ro $BATS_TEST_TMPDIR/home"
+	"--ro /usr --ro $HELPERS --ro $BATS_TEST_TMPDIR/home")
 
 # hidden CMD...: under each policy with --hide $H/.ssh the command's output
 # has no secret in it and it fails; without --hide (the control) it prints it.
