@@ -1,9 +1,14 @@
 # Shared shell helpers for scripts/*.sh. Source it; it defines functions only.
 
 # need_packages PKG...: install the Debian packages that are missing, saying which.
-# apt-get update runs at most once per process tree (LR_APT_UPDATED).
+# apt-get update runs at most once per process tree (LR_APT_UPDATED). With
+# LR_SETUP_LIST=1 (scripts/setup.sh --list) it only names them, one a line.
 need_packages() {
 	local missing=() pkg
+	if [ -n "${LR_SETUP_LIST:-}" ]; then
+		printf '%s\n' "$@"
+		return 0
+	fi
 	for pkg in "$@"; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$pkg")
@@ -21,6 +26,7 @@ need_packages() {
 
 # need_arm64_arch: make Debian's arm64 packages installable (for musl-dev:arm64 etc.).
 need_arm64_arch() {
+	[ -z "${LR_SETUP_LIST:-}" ] || return 0
 	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
 	echo "landlock-run setup: adding dpkg architecture arm64" >&2
 	dpkg --add-architecture arm64

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what building and testing landlock-run needs, only when missing.
-# scripts/setup.sh [GROUP...]; groups: build build-x86_64 build-aarch64 test npm fuzz
-# sanitize matrix bench all (default).
+# scripts/setup.sh [--list] [GROUP...]; groups: build build-x86_64 build-aarch64 test npm
+# fuzz sanitize matrix bench release all (default). --list names the Debian packages the
+# groups install, one a line, and installs nothing (tests/setup.bats checks every tool
+# and file the suites use against it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -18,13 +20,24 @@ group_build() { group_build_x86_64; }
 group_test() {
 	group_build_x86_64
 	group_build_aarch64
-	# strace: tests/inherit.bats holds a launcher in a system call (strace -D);
+	# strace: tests/inherit.bats holds a launcher in a system call (strace -D); procps:
+	# tests/scope.bats reads a process's state with ps;
 	# gcc: tests/inject32.c, a freestanding i386 program (gcc -m32, no multilib)
 	need_packages bats bats-assert bats-support bats-file man-db groff-base clang-format file binutils \
-		python3 clang libclang-rt-14-dev qemu-user-static strace gcc
+		python3 clang libclang-rt-14-dev qemu-user-static strace procps gcc
+	# tests/seccomp.bats reads the kernel's system-call numbers from the headers of
+	# each ABI the filter covers: x86_64's, x32's and i386's (linux-libc-dev), aarch64's
+	# (musl-dev:arm64) and 32-bit arm's (linux-libc-dev-armhf-cross).
+	need_packages linux-libc-dev linux-libc-dev-armhf-cross
 	# tests/audit's workloads: make -j2, git, python3 -m venv and pip, setfacl, npm.
 	need_packages make git python3-venv python3-pip acl
-	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
+	need_node
+}
+# Node.js and npm: Debian's, unless the machine has its own (this image's nodejs
+# package is NodeSource's, which brings npm too).
+need_node() {
+	[ -z "${LR_SETUP_LIST:-}" ] && command -v node >/dev/null && command -v npm >/dev/null && return 0
+	need_packages nodejs npm
 }
 # make npm and its tests: Node.js (may come from elsewhere than Debian: this image has its
 # own), qemu-user to run the aarch64 binary's --version, and from the npm registry the
@@ -34,8 +47,9 @@ group_test() {
 group_npm() {
 	group_build_x86_64
 	group_build_aarch64
-	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
+	need_node
 	need_packages qemu-user-static
+	[ -z "${LR_SETUP_LIST:-}" ] || return 0
 	local dir=$here/../.cache/npm-tools
 	local tools="typescript@5.9.3 @types/node@20.19.43 node-linux-$(node -p process.arch)@18.20.8 npm@10.9.9"
 	[ "$(cat "$dir/installed" 2>/dev/null)" = "$tools" ] && return 0
@@ -57,6 +71,7 @@ group_matrix() {
 	group_build_x86_64
 	group_build_aarch64
 	need_packages qemu-system-x86 qemu-system-arm busybox-static cpio gzip xz-utils zstd
+	[ -z "${LR_SETUP_LIST:-}" ] || return 0
 	ls /var/lib/apt/lists/*_binary-arm64_Packages* >/dev/null 2>&1 && return 0
 	echo "landlock-run setup: apt lists lack arm64: apt-get update" >&2
 	apt-get update -qq -o DPkg::Lock::Timeout=300 >&2
@@ -64,7 +79,8 @@ group_matrix() {
 group_bench() {
 	group_build_x86_64
 	group_build_aarch64
-	need_packages hyperfine gnuplot-nox bubblewrap strace python3
+	# linux-perf: scripts/bench/perf.sh samples where the launcher spends its time.
+	need_packages hyperfine gnuplot-nox bubblewrap strace python3 linux-perf
 }
 # make deb, make reproduce and their tests: the shells whose completion is tested
 # (dpkg-deb comes with dpkg).
@@ -79,6 +95,10 @@ group_all() {
 	group_bench
 }
 
+if [ "${1-}" = --list ]; then
+	export LR_SETUP_LIST=1
+	shift
+fi
 [ $# -gt 0 ] || set -- all
 for g in "$@"; do
 	"group_${g//-/_}"
