@@ -70,8 +70,18 @@ static void add_ancestors(struct guard *g, int fd)
 	close(fd);
 }
 
+/* 1 when the component of PATH that starts at or after I (past slashes) is "..". */
+static int parent_next(const char *path, size_t i)
+{
+	i += strspn(path + i, "/");
+	return path[i] == '.' && path[i + 1] == '.' && (path[i + 2] == '/' || !path[i + 2]);
+}
+
 /* The directories the lookup of PATH goes through, as written: "/" or "."
- * first, then each prefix that ends before a slash, symlinks followed. */
+ * first, then each prefix that ends before a slash, symlinks followed. A
+ * directory the lookup only leaves by ".." is not gone through: no entry of
+ * it is read, so from inside a workspace ../reports/r.json depends on
+ * ../reports and above, not on the workspace. */
 static void add_directories(struct guard *g, const char *path)
 {
 	char prefix[PATH_MAX];
@@ -83,6 +93,8 @@ static void add_directories(struct guard *g, const char *path)
 			continue;
 		if (i == len && (i == 0 || path[i - 1] != '/'))
 			break; /* the last component is the object, not a directory */
+		if (parent_next(path, i))
+			continue;
 		if (i == 0)
 			join(prefix, sizeof prefix, path[0] == '/' ? "/" : ".", NULL);
 		else

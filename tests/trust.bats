@@ -93,6 +93,28 @@ teardown() {
 	assert_not_exist out/r.json.unused
 }
 
+@test "a relative report path is judged where it resolves: ../out/r.json from inside the workspace" {
+	cd ws
+	# The workspace is the lookup's start, but ../out leaves it at once: nothing in it is read.
+	run -0 "$LR" --ro / --rw "$d/ws" --explain-json ../out/r.json -- true
+	assert_file_exist "$d/out/r.json"
+	printf '%s\n' --ro / >../out/p.policy
+	run -0 "$LR" @../out/p.policy --rw "$d/ws" -- true
+	# Where it resolves is still guarded: the directory it lands in, and what is above it.
+	run -125 --separate-stderr "$LR" --ro / --rw "$d/out" --explain-json ../out/r.json -- true
+	[[ $stderr == *"--rw $d/out would let COMMAND replace --explain-json ../out/r.json"* ]] ||
+		fail "$stderr"
+	run -125 --separate-stderr "$LR" --ro / --rw "$d" --explain-json ../out/r.json -- true
+	[[ $stderr == *"--rw $d would let COMMAND replace"* ]] || fail "$stderr"
+	# A directory the path goes down through before it goes up is gone through: a
+	# symlink the command can replace there would send the report elsewhere.
+	ln -s "$d/out" to-out
+	run -125 --separate-stderr "$LR" --ro / --rw "$d/ws" --explain-json to-out/../out/r.json -- true
+	[[ $stderr == *"--rw $d/ws would let COMMAND replace"* ]] || fail "$stderr"
+	run -125 --separate-stderr "$LR" --ro / --rw "$d/ws" --explain-json ./to-out/r.json -- true
+	[[ $stderr == *"--rw $d/ws would let COMMAND replace"* ]] || fail "$stderr"
+}
+
 @test "a report is written beside its target and renamed over it: never half, mode 0600, the caller's" {
 	echo 'old report' >out/r.json
 	local before
