@@ -57,7 +57,7 @@ endif
 # need TOOL: fail, saying what is missing, rather than install it from make.
 need = @command -v $(1) >/dev/null || { echo "make: $(1) is missing; make setup installs it" >&2; exit 1; }
 
-.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm deb reproduce kernel-matrix kernel-matrix-doc bench format print-srcs
+.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm wheel deb reproduce kernel-matrix kernel-matrix-doc bench format print-srcs
 
 ifeq ($(ARCH),$(HOST_ARCH))
 all: landlock-run
@@ -156,11 +156,15 @@ sanitize:
 npm:
 	scripts/npm-pack.sh
 
+# dist/python/landlock_run-VERSION-py3-none-*.whl, one per architecture, through the wheel gate
+wheel:
+	scripts/wheel.sh
+
 # dist/deb/landlock-run_VERSION_{amd64,arm64}.deb, from both builds
 deb:
 	scripts/deb.sh
 
-# build this commit twice elsewhere and compare the binaries, tarballs and packages
+# build this commit twice elsewhere and compare the binaries, tarballs, wheels and packages
 reproduce:
 	scripts/reproduce.sh
 

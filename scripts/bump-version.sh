@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # scripts/bump-version.sh NEWVERSION: set the one version of landlock-run everywhere it is
-# written (VERSION, read by the Makefile into `landlock-run --version`, and the three npm
-# packages; see scripts/write-packages.mjs). Adding a target is: add
+# written (VERSION, read by the Makefile into `landlock-run --version` and by
+# scripts/write-wheel.py into the wheels' names and metadata, and the three npm packages;
+# see scripts/write-packages.mjs). Adding a target is: add
 # platform/<os>-<npm cpu>.env, run this script with the current version, commit.
-# Rebuild afterwards (`make npm`): the binaries embed VERSION.
+# Rebuild afterwards (`make npm`, `make wheel`): the binaries embed VERSION.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 

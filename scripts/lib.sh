@@ -1,4 +1,4 @@
-# Shared shell helpers for scripts/*.sh. Source it; it defines functions only.
+# Shared shell helpers for scripts/*.sh. Source it; it defines functions, and LR_PYTHON.
 
 # need_packages PKG...: install the Debian packages that are missing, saying which.
 # apt-get update runs at most once per process tree (LR_APT_UPDATED). With
@@ -46,3 +46,7 @@ need_tools() {
 platform_var() {
 	sed -n "s/^$2=//p" "$1"
 }
+
+# Debian's python3, whose venv, pip wheel, pytest and mypy scripts/setup.sh installs (a
+# python3 earlier on PATH, such as pyenv's, has none of them).
+LR_PYTHON=/usr/bin/python3

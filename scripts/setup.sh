@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install what building and testing landlock-run needs, only when missing.
 # scripts/setup.sh [--list] [GROUP...]; groups: build build-x86_64 build-aarch64 test npm
-# fuzz sanitize matrix bench release all (default). --list names the Debian packages the
-# groups install, one a line, and installs nothing (tests/setup.bats checks every tool
+# python fuzz sanitize matrix bench release all (default). --list names the Debian packages
+# the groups install, one a line, and installs nothing (tests/setup.bats checks every tool
 # and file the suites use against it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,6 +59,15 @@ group_npm() {
 	npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error $tools >&2 &&
 		echo "$tools" >"$dir/installed"
 }
+# make wheel and its tests (scripts/test-python.sh): both toolchains, qemu-user to run the
+# aarch64 binary's --version, Debian's python3 (3.11) with venv and the pip wheel that
+# ensurepip installs offline into a fresh virtual environment, pytest for the tests, mypy
+# for the strict type check. Nothing comes from PyPI.
+group_python() {
+	group_build_x86_64
+	group_build_aarch64
+	need_packages qemu-user-static python3 python3-venv python3-pip-whl python3-pytest mypy
+}
 group_fuzz() { need_packages clang libclang-rt-dev; }
 group_sanitize() {
 	group_test
@@ -90,6 +99,7 @@ group_release() {
 group_all() {
 	group_test
 	group_npm
+	group_python
 	group_release
 	group_matrix
 	group_bench
