@@ -1,0 +1,100 @@
+"""parse_denials(): --explain-json lines as landlock-run(1) documents them, and one report
+made for real by the installed launcher."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import landlock_run as lr
+from landlock_run import FsDenial, NetDenial, ScopeDenial, SyscallDenial, UnlistedDenials, UnseenCalls, parse_denials
+from support import needs_landlock
+
+FS = ('{"kind":"fs","pid":4242,"comm":"sh","syscall":"openat","right":"make_reg","rights":["make_reg"],'
+      '"errno":"EACCES","path":"/etc/motd.new","allow":["--rw","/etc"]}')
+ODD = ('{"kind":"fs","pid":7,"comm":"python3","syscall":"openat","right":"make_reg","rights":["make_reg"],'
+       '"errno":"EACCES","path":"/tmp/new\\nline\\udcff\\u0001 \\"q\\" \\\\","allow":["--rw","/tmp"]}')
+NET = ('{"kind":"net","pid":9,"comm":"curl","syscall":"connect","right":"tcp_connect","rights":["tcp_connect"],'
+       '"errno":"EACCES","port":81,"allow":["--tcp-connect","81"]}')
+SIGNAL = ('{"kind":"scope","pid":9,"comm":"sh","syscall":"kill","right":"signal","rights":["signal"],'
+          '"errno":"EPERM","target":1,"allow":[],"scope":"signal"}')
+ABSTRACT = ('{"kind":"scope","pid":9,"comm":"ssh","syscall":"connect","right":"abstract-unix",'
+            '"rights":["abstract-unix"],"errno":"EPERM","path":"@agent","allow":[],"scope":"abstract-unix"}')
+REFER = '{"kind":"fs","pid":3,"comm":"mv","syscall":"renameat2","right":"refer","rights":["refer"],"errno":"EXDEV","path":"/a/x","allow":[]}'  # fmt: skip
+
+
+def test_each_kind_typed_in_order() -> None:
+    fs, net, signal, abstract, refer = parse_denials("\n".join([FS, NET, SIGNAL, ABSTRACT, REFER]) + "\n")
+    assert fs == FsDenial(pid=4242, comm="sh", syscall="openat", right="make_reg", rights=("make_reg",), errno="EACCES",
+                          allow=("--rw", "/etc"), path="/etc/motd.new", path_bytes=b"/etc/motd.new")  # fmt: skip
+    assert net == NetDenial(pid=9, comm="curl", syscall="connect", right="tcp_connect", rights=("tcp_connect",),
+                            errno="EACCES", allow=("--tcp-connect", "81"), port=81)  # fmt: skip
+    assert isinstance(signal, ScopeDenial) and (signal.scope, signal.target, signal.allow, signal.path) == ("signal", 1, (), None)
+    assert isinstance(abstract, ScopeDenial) and (abstract.path, abstract.scope, abstract.target) == ("@agent", "abstract-unix", None)
+    assert isinstance(refer, FsDenial) and (refer.errno, refer.allow) == ("EXDEV", ())
+
+
+def test_a_path_with_a_newline_invalid_utf8_and_quotes_comes_back_byte_for_byte() -> None:
+    (d,) = parse_denials(ODD + "\n")
+    assert isinstance(d, FsDenial)
+    assert d.path_bytes == b'/tmp/new\nline\xff\x01 "q" \\'
+    assert d.path == '/tmp/new\nline\udcff\x01 "q" \\'
+
+
+def test_bytes_or_text_an_empty_report_an_unfinished_last_line() -> None:
+    assert parse_denials("") == [] == parse_denials(b"")
+    assert [d.path for d in parse_denials((FS + "\n").encode()) if isinstance(d, FsDenial)] == ["/etc/motd.new"]
+    assert len(parse_denials(FS + "\n" + NET[:30])) == 1
+    with pytest.raises(TypeError):
+        parse_denials(None)
+
+
+@pytest.mark.parametrize("line", [
+    "not json", '{"kind":"disk"}', "[1]", FS.replace('"pid":4242', '"pid":"4242"'),
+    FS.replace('"right":"make_reg"', '"right":"write_file"'), FS.replace('"EACCES"', '"ENOENT"'),
+    FS.replace('["--rw","/etc"]', '["--rw"]'), FS.replace(',"path":"/etc/motd.new"', ""), NET.replace(',"port":81', ""),
+    SIGNAL.replace(',"target":1', ""), FS.replace('"pid":4242', '"pid":true'), FS.replace('"path":"/etc/motd.new"', '"path":1'),
+])  # fmt: skip
+def test_a_line_that_is_not_a_denial_is_a_value_error_naming_its_line(line: str) -> None:
+    with pytest.raises(ValueError, match=r"^--explain-json line 2: "):
+        parse_denials(FS + "\n" + line + "\n")
+
+
+def test_the_filters_refusals_replace_hidden_unlisted_unseen() -> None:
+    report = "\n".join([
+        '{"kind":"syscall","pid":7,"comm":"curl","syscall":"socket","right":"network","rights":["network"],"errno":"EAFNOSUPPORT","family":"AF_INET","allow":[],"remove":"--no-network"}',
+        '{"kind":"syscall","pid":7,"comm":"unshare","syscall":"unshare","right":"userns","rights":["userns"],"errno":"EPERM","allow":["--allow-syscalls","userns"]}',
+        '{"kind":"net","pid":7,"comm":"nc","syscall":"bind","right":"tcp_bind","rights":["tcp_bind"],"errno":"EACCES","port":0,"allow":["--tcp-bind","0","--tcp-connect","none"],"replace":"--no-tcp"}',
+        '{"kind":"fs","pid":7,"comm":"cat","syscall":"openat","right":"read_file","rights":["read_file"],"errno":"EACCES","path":"/h/.ssh/k","allow":[],"hidden":"/h/.ssh"}',
+        '{"kind":"fs","pid":7,"comm":"ls","syscall":"openat","right":"read_dir","rights":["read_dir"],"errno":"EACCES","path":"/h","allow":[],"hidden_beneath":"/h/.ssh"}',
+        '{"kind":"unlisted","denials":12}',
+        '{"kind":"unseen","calls":3,"pid":9,"comm":"ssh"}',
+        "",
+    ])  # fmt: skip
+    d = parse_denials(report)
+    assert [x.kind for x in d] == ["syscall", "syscall", "net", "fs", "fs", "unlisted", "unseen"]
+    assert isinstance(d[0], SyscallDenial) and (d[0].remove, d[0].family) == ("--no-network", "AF_INET")
+    assert isinstance(d[1], SyscallDenial) and d[1].allow == ("--allow-syscalls", "userns")
+    assert isinstance(d[2], NetDenial) and (d[2].port, d[2].replace) == (0, "--no-tcp")
+    assert isinstance(d[3], FsDenial) and d[3].hidden == "/h/.ssh"
+    assert isinstance(d[4], FsDenial) and d[4].hidden_beneath == "/h/.ssh"
+    assert d[5:] == [UnlistedDenials(denials=12), UnseenCalls(calls=3, pid=9, comm="ssh")]
+    for bad in ('{"kind":"unseen","calls":0,"pid":9,"comm":"ssh"}',
+                '{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}'):  # fmt: skip
+        with pytest.raises(ValueError):
+            parse_denials(bad + "\n")
+
+
+@needs_landlock
+def test_a_denial_made_for_real_by_the_installed_launcher(tmp_path: Path) -> None:
+    report = tmp_path / "denials.json"  # outside every rw grant: the launcher refuses one the command could replace
+    (tmp_path / "ok").mkdir()
+    r = lr.run(lr.Policy(rw=[tmp_path / "ok"], explain_json=report), ["sh", "-c", f"echo x > '{tmp_path}/new'"],
+               stderr=subprocess.DEVNULL)  # fmt: skip
+    assert r.returncode != 0 and r.status.executed, "the write was not denied"
+    denials = parse_denials(report.read_bytes())
+    assert [(d.kind, d.right, d.syscall, d.path, d.allow) for d in denials if isinstance(d, FsDenial)] == [
+        ("fs", "make_reg", "openat", f"{tmp_path}/new", ("--rw", str(tmp_path)))]  # fmt: skip
+    assert len(denials) == 1
