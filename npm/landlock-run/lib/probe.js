@@ -74,14 +74,19 @@ const mayBePolicy = (result, req) => result.code === 'NO_LANDLOCK' && req.policy
 const bareRequest = (req) => ({ ...req, args: ['--probe', '--json'], policyArgs: [] });
 const blame = (result, bare) => (bare.enforced ? { ...result, code: 'POLICY' } : result);
 
+// The deadline is ours, not execFile's: when its timer fires just as the probe exits, execFile
+// has already destroyed the pipes and reports a clean exit with the output lost, which read
+// as OUTPUT with "". Here a run that was still going at the deadline is a TIMEOUT, always.
 function runAsync(req) {
 	return new Promise((resolve) => {
-		execFile(req.file, req.args, { timeout: req.timeoutMs, killSignal: 'SIGKILL', maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
+		let timedOut = false;
+		const child = execFile(req.file, req.args, { maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
 			(err, stdout, stderr) => {
+				clearTimeout(timer);
 				const code = err?.code;
 				resolve(interpret({
 					overflow: code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER',
-					timedOut: Boolean(err?.killed),
+					timedOut,
 					spawnError: typeof code === 'string' && code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? code : null,
 					signal: err?.signal ?? null,
 					status: typeof code === 'number' ? code : 0,
@@ -89,6 +94,11 @@ function runAsync(req) {
 					stderr,
 				}, req));
 			});
+		const timer = setTimeout(() => {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			timedOut = true;
+			child.kill('SIGKILL');
+		}, req.timeoutMs);
 	});
 }
 

@@ -75,6 +75,18 @@ test('probe: a timeout is unusable, and the probe is killed', async () => {
 	assert.ok(Date.now() - started < 5000);
 });
 
+// A deadline that falls as the probe exits once lost its output (OUTPUT with ""): each answer
+// is now the probe's verdict or TIMEOUT, never anything else.
+test('probe: a deadline that falls as the probe finishes is the verdict or TIMEOUT', async () => {
+	const launcher = fakeLauncher(`echo '${PARTIAL}'`);
+	const codes = new Set();
+	for (let i = 0; i < 300; i++) {
+		const r = await probe({ launcher, timeoutMs: 1 + (i % 5) });
+		codes.add(r.code ?? r.enforcement);
+	}
+	assert.deepEqual([...codes].filter((c) => c !== 'partial' && c !== 'TIMEOUT'), []);
+});
+
 test('probe: a missing binary is unusable', async () => {
 	const r = await probe({ launcher: join(tempDir(), 'no-such-launcher') });
 	assert.equal(r.enforcement, 'unusable');
