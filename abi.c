@@ -273,16 +273,23 @@ static void kv_ports(struct kv *kv, const char *key, const struct ports *ports, 
 	}
 }
 
-/* network: all (every socket family but AF_UNIX refused), else the
- * protocols whose ports Landlock confines: tcp, udp, tcp,udp or none. */
+/*
+ * network_confined: all (every socket family but AF_UNIX refused), else the
+ * protocols whose ports Landlock confines: tcp, udp, tcp,udp, or nothing.
+ * network is the same with "none" for nothing, which read as "no network":
+ * kept for scripts that read it, until the next release.
+ */
 void kv_network(struct kv *kv, const struct policy *p)
 {
-	static const char *const words[] = {"none", "tcp", "udp", "tcp,udp"};
+	static const char *const words[] = {"nothing", "tcp", "udp", "tcp,udp"};
 	uint64_t net = p->kernel.handled.handled_access_net;
 	int i = (net & (1 << NET_TCP_BIND | 1 << NET_TCP_CONNECT)) != 0;
+	const char *word;
 
 	i |= (net & (1 << NET_UDP_BIND | 1 << NET_UDP_CONNECT)) != 0 ? 2 : 0;
-	kv_word(kv, "network", p->kernel.refused & GROUP_NETWORK ? "all" : words[i]);
+	word = p->kernel.refused & GROUP_NETWORK ? "all" : words[i];
+	kv_word(kv, "network_confined", word);
+	kv_word(kv, "network", strcmp(word, "nothing") ? word : "none");
 }
 
 /* -v: lines that cannot be mistaken for a failure ("landlock-run: "). */

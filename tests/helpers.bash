@@ -167,6 +167,7 @@ probe_report() {
 	echo "proven=${4:-$(proven_at "$used")}"
 	echo "unprovable="
 	echo "tty_injection=refused"
+	echo "network_confined=nothing"
 	echo "network=none"
 	echo "baseline=$(baseline_groups)"
 	echo "self_test=passed"

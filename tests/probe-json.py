@@ -12,7 +12,8 @@ import sys
 
 LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven", "unprovable", "baseline")
 BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags")
-KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "network", "self_test",
+KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "network_confined",
+        "network", "self_test",
         *LISTS,
         *BOOLS}
 
@@ -27,7 +28,9 @@ def valid(raw):
     assert KEYS <= set(j), KEYS - set(j)
     assert j["self_test"] == "passed" and j["enforcement"] in ("full", "partial")
     assert j["tty_injection"] == "refused"
-    assert j["network"] in ("all", "tcp,udp", "tcp", "udp", "none"), j["network"]
+    assert j["network_confined"] in ("all", "tcp,udp", "tcp", "udp", "nothing"), j["network_confined"]
+    # the old key, kept one release: "none" where network_confined says "nothing"
+    assert j["network"] == {"nothing": "none"}.get(j["network_confined"], j["network_confined"])
     assert all(type(j[k]) is list for k in LISTS)
     assert all(type(j[k]) is bool for k in BOOLS)
     assert type(j["errata"]) in (int, type(None)) and type(j["abi"]) is int, "abi/errata are not numbers"
@@ -47,6 +50,7 @@ def same(text, raw):
         "errata": None if t["errata"] == "unknown" else int(t["errata"], 16),
         "fs": t["fs"],
         "tty_injection": t["tty_injection"],
+        "network_confined": t["network_confined"],
         "network": t["network"],
         "self_test": t["self_test"],
     }

@@ -399,22 +399,32 @@ PY
 
 @test "-v prints the network and the baseline in force" {
 	run -0 --separate-stderr "$LR" -v -- true
+	stderr_has "landlock-run policy: network_confined=nothing"$'\n'
+	# network=none meant the same and read as "no network": kept one release for scripts
 	stderr_has "landlock-run policy: network=none"
 	stderr_has "landlock-run policy: baseline=$(baseline_groups)"
 	run -0 --separate-stderr "$LR" -v --no-network --allow-syscalls userns,bpf -- true
+	stderr_has "landlock-run policy: network_confined=all"$'\n'
 	stderr_has "landlock-run policy: network=all"
 	stderr_has "landlock-run policy: baseline=io_uring,keyring,perf,userfaultfd$([ "$(id -u)" = 0 ] && echo ,metadata)"$'\n'
+	[ "$KUSED" -ge 4 ] || skip "port rules need ABI 4"
+	run -0 --separate-stderr "$LR" -v --tcp-connect 443 -- true
+	stderr_has "landlock-run policy: network_confined=tcp"$'\n'
+	stderr_has "landlock-run policy: network=tcp"$'\n'
 }
 
 @test "the probe proves --no-network and the baseline in its child, in text and JSON" {
 	run -0 --separate-stderr "$LR" --probe -v --no-network
+	assert_line "network_confined=all"
 	assert_line "network=all"
 	assert_line "baseline=$(baseline_groups)"
 	assert_line "unprovable="
 	run -0 --separate-stderr "$LR" --probe --json --no-network --allow-syscalls keyring
-	[[ $output == *'"network":"all","baseline":["io_uring","userns","bpf",'* ]] || fail "$output"
+	[[ $output == *'"network_confined":"all","network":"all","baseline":["io_uring","userns","bpf",'* ]] ||
+		fail "$output"
 	run -0 --separate-stderr "$LR" --probe -v --allow-syscalls "$ALL"
 	assert_line "baseline="
+	assert_line "network_confined=nothing"
 	assert_line "network=none"
 	need_root
 	run -0 --separate-stderr "${AS_NOBODY[@]}" "$LR" --probe -v --no-network

@@ -426,7 +426,12 @@ export interface ProbeEnforced {
 	scopes: Scope[];
 	/**
 	 * What this policy confines of the network: 'all' (`noNetwork`: no socket but AF_UNIX), the
-	 * protocols whose ports Landlock confines ('tcp', 'udp', 'tcp,udp'), or 'none'.
+	 * protocols whose ports Landlock confines ('tcp', 'udp', 'tcp,udp'), or 'nothing'.
+	 */
+	networkConfined: 'all' | 'tcp' | 'udp' | 'tcp,udp' | 'nothing';
+	/**
+	 * @deprecated The same as `networkConfined`, with 'none' for 'nothing' (which read as "no
+	 * network"); kept until the next release.
 	 */
 	network: string;
 	/** The system-call groups this policy's filter refuses (and the probe proved or could not). */
@@ -446,6 +451,8 @@ export interface ProbeUnusable {
 	tcp: false;
 	udp: false;
 	scopes: [];
+	networkConfined: 'nothing';
+	/** @deprecated see ProbeEnforced.network */
 	network: 'none';
 	baseline: [];
 	code: ProbeErrorCode;

@@ -61,7 +61,7 @@ c_no_network() {
 	fi
 	r $LR --probe -v --no-network
 	want_rc 0
-	printf '%s\n' "$out" | grep -qx 'network=all' || no "probe --no-network: no network=all: $out"
+	printf '%s\n' "$out" | grep -qx 'network_confined=all' || no "probe --no-network: no network_confined=all: $out"
 }
 
 c_baseline() {

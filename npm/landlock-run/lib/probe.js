@@ -8,10 +8,11 @@ const { grantArgs } = require('./policy.js');
 
 const FAILURE_PREFIX = 'landlock-run: ';
 const MAX_OUTPUT = 1 << 20;
+const NETWORK_CONFINED = ['all', 'tcp', 'udp', 'tcp,udp', 'nothing'];
 
 const unusable = (code, error) => ({
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, udp: false, scopes: [],
-	network: 'none', baseline: [],
+	networkConfined: 'nothing', network: 'none', baseline: [],
 	code, error,
 });
 const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
@@ -61,6 +62,7 @@ function interpret(run, { file, timeoutMs }) {
 		tcp: facts.tcp === true,
 		udp: facts.udp === true,
 		scopes: Array.isArray(facts.scopes) ? facts.scopes.filter((s) => typeof s === 'string') : [],
+		networkConfined: NETWORK_CONFINED.includes(facts.network_confined) ? facts.network_confined : 'nothing',
 		network: typeof facts.network === 'string' ? facts.network : 'none',
 		baseline: Array.isArray(facts.baseline) ? facts.baseline.filter((s) => typeof s === 'string') : [],
 		code: null,

@@ -20,15 +20,18 @@ test('probe: full enforcement', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'full', abi: 10, abiUsed: 10, errata: 15, pathnameSockets: true,
-		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], network: 'none', baseline: [], code: null,
+		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], networkConfined: 'nothing', network: 'none', baseline: [], code: null,
 		error: null,
 	});
 });
 
 test('probe: what the system-call filter refuses: network and baseline', async () => {
-	const facts = FULL.replace('}', ',"network":"all","baseline":["io_uring","userns"]}');
+	const facts = FULL.replace('}', ',"network_confined":"all","network":"all","baseline":["io_uring","userns"]}');
 	const r = await probe({ launcher: fakeLauncher(`echo '${facts}'`), policy: { noNetwork: true } });
+	assert.equal(r.networkConfined, 'all');
 	assert.equal(r.network, 'all');
+	const odd = FULL.replace('}', ',"network_confined":"everything"}');
+	assert.equal((await probe({ launcher: fakeLauncher(`echo '${odd}'`) })).networkConfined, 'nothing');
 	assert.deepEqual(r.baseline, ['io_uring', 'userns']);
 });
 
@@ -36,7 +39,7 @@ test('probe: partial enforcement on an old ABI, errata unknown', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, pathnameSockets: false,
-		tcp: false, udp: false, scopes: [], network: 'none', baseline: [], code: null, error: null,
+		tcp: false, udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], code: null, error: null,
 	});
 });
 
@@ -50,7 +53,7 @@ test('probe: passes --probe --json and the policy options', async () => {
 
 const unusableShape = {
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false,
-	udp: false, scopes: [], network: 'none', baseline: [],
+	udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [],
 };
 
 test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line', async () => {
