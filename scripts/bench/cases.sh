@@ -29,7 +29,7 @@ bench landlock-run-noop "$lr $launch_grants -- $floor"
 # shellcheck disable=SC2086 # a command line, split as hyperfine -N splits it
 if $bwrap_cmd 2>/dev/null; then bench bwrap "$bwrap_cmd"; fi # else checks.sh says why
 
-# --explain: the tracer's cost, against the same confined runs without it (issues 13, 20).
+# --explain: the tracer's cost, against the same confined runs without it.
 group compile 5 1 "$srounds"
 bench compile "$lr $compile_grants -- $compile_cmd"
 bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
@@ -41,12 +41,12 @@ group build 3 1 "$srounds"
 bench build "$lr $build_grants -- $build_cmd"
 bench build-explain "$lr --explain $build_grants -- $build_cmd"
 
-# --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone (issue 19).
+# --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone.
 group hide 50 10 "$rounds"
 bench ro-root "$lr --ro / -- /bin/true"
 bench hide "$lr $hide_grants -- /bin/true"
 
-# The seccomp filter's rules against only the TIOCSTI ones (issue 18): the action
+# The seccomp filter's rules against only the TIOCSTI ones: the action
 # cache answers every call without a rule, so only the rules' calls cost.
 group filter 5 1 "$srounds"
 bench find-xdev "$lr $find_grants -- $findx_cmd"

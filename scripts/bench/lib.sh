@@ -21,11 +21,11 @@ find_cmd="find /usr -xdev"
 build_grants="--ro / --rw $out/project --rw /tmp --rw /dev/null"
 build_cmd="sh -c 'cd $out/project && ./configure >/dev/null && make -s -j2 && make -s clean'"
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
-# --hide's cost (issue 19): a home of 200 entries (100 directories, 99 files and
+# --hide's cost: a home of 200 entries (100 directories, 99 files and
 # .ssh) whose .ssh is hidden beneath --ro /.
 home=$out/home
 hide_grants="--ro / --hide $home/.ssh"
-# The seccomp filter's cost (issue 18): the launcher as it runs by default (the
+# The seccomp filter's cost: the launcher as it runs by default (the
 # baseline, and as root the metadata rules, which make every open run the
 # filter) against the same launcher with only the TIOCSTI rules, every group
 # allowed; on a system-call-heavy walk of /usr and the gcc compile.

@@ -13,34 +13,34 @@ from tables import GRANTS
 RATIOS = [
     ("launch", "landlock-run", "floor", 1.03, "launch within 3% of the floor (exec-only) at the median"),
     ("launch", "landlock-run", "floor-landlock", 1.03,
-     "launch within 3% of floor-landlock (the floor plus the Landlock syscalls, as issue 7 defines the floor) "
+     "launch within 3% of floor-landlock (the floor plus the Landlock syscalls) "
      "at the median"),
-    ("small", "lr-1000", "fl-1000", 1.05, "1,000 directory grants within 1.05× of floor-landlock (issue 10)"),
+    ("small", "lr-1000", "fl-1000", 1.05, "1,000 directory grants within 1.05× of floor-landlock"),
     ("launch", "landlock-run", "floor-landlock", 1.05,
-     "launch with the TIOCSTI filter and root's capability drop within 1.05× of floor-landlock (issue 12), "
-     "so a run without --explain pays nothing for it (issue 13)"),
+     "launch with the TIOCSTI filter and root's capability drop within 1.05× of floor-landlock, "
+     "so a run without --explain pays nothing for it"),
     ("launch", "landlock-run-keep-caps", "floor-seccomp", 1.03,
      "without the capability drop, launch within 3% of floor-seccomp (the Landlock floor plus a filter)"),
     ("compile", "compile-explain", "compile", 1.05,
-     "--explain on a gcc compile of a 1,000-line C file within 1.05× of the same confined run (issue 20)"),
+     "--explain on a gcc compile of a 1,000-line C file within 1.05× of the same confined run"),
     ("find", "find-explain", "find", 1.15,
-     "--explain on `find /usr -xdev` under `--ro /` within 1.15× of the same confined run (issue 20: "
+     "--explain on `find /usr -xdev` under `--ro /` within 1.15× of the same confined run ("
      "under --ro / read-only opens need not stop)"),
     ("build", "build-explain", "build", 1.05,
-     "--explain on a zlib-sized `./configure && make -j2` within 1.05× of the same confined run (issue 20)"),
+     "--explain on a zlib-sized `./configure && make -j2` within 1.05× of the same confined run"),
     ("compile", "compile-explain", "compile", 1.5,
-     "--explain on a gcc compile of a 1,000-line C file within 1.5× of the same confined run (issue 13)"),
+     "--explain on a gcc compile of a 1,000-line C file within 1.5× of the same confined run"),
     ("launch", "landlock-run", "landlock-run-tiocsti", 1.03,
      "launch with the system-call baseline (and root's metadata rules) within 1.03× of the same launcher "
-     "with only the TIOCSTI filter, every group allowed (issue 18)"),
+     "with only the TIOCSTI filter, every group allowed"),
     ("filter", "find-xdev", "find-xdev-tiocsti", 1.01,
      "`find /usr -xdev` under the baseline within 1.01× of the same with only the TIOCSTI filter: the "
-     "kernel's seccomp action cache answers the calls without a rule (issue 18)"),
+     "kernel's seccomp action cache answers the calls without a rule"),
     ("compile", "compile", "compile-tiocsti", 1.01,
-     "the gcc compile under the baseline within 1.01× of the same with only the TIOCSTI filter (issue 18)"),
+     "the gcc compile under the baseline within 1.01× of the same with only the TIOCSTI filter"),
 ]
-MAX_CALLS_PER_GRANT = 2.1  # strace -c -f, beyond a fixed start-up (issue 10)
-MAX_HIDE = 1.5  # --ro / --hide ~/.ssh against --ro / at launch, a home of 200 entries (issue 19)
+MAX_CALLS_PER_GRANT = 2.1  # strace -c -f, beyond a fixed start-up
+MAX_HIDE = 1.5  # --ro / --hide ~/.ssh against --ro / at launch, a home of 200 entries
 
 
 def verdict(ok, what, numbers):
@@ -74,7 +74,7 @@ def flat(scaling):
 
 def calls_per_grant(sc):
     what = (f"at most {MAX_CALLS_PER_GRANT} system calls per directory grant beyond a fixed start-up "
-            f"(`strace -c -f`, {sc.n:,} against {2 * sc.n:,} grants; issue 10)")
+            f"(`strace -c -f`, {sc.n:,} against {2 * sc.n:,} grants)")
     if not sc.ok:
         return verdict(False, what, sc.note)
     lr, fl = sc.slope("lr"), sc.slope("fl")
@@ -85,7 +85,7 @@ def calls_per_grant(sc):
 
 def nofile(run):
     rc, err = run.fact("nofile64_rc", "?"), run.fact("nofile64_err")
-    return verdict(rc == "0", "10,000 grants work under `prlimit --nofile=64:64` (issue 10)",
+    return verdict(rc == "0", "10,000 grants work under `prlimit --nofile=64:64`",
                    "exit 0" if rc == "0" else f"exit {rc}: {err or 'no message'}")
 
 
@@ -93,7 +93,7 @@ def hide(run, sc):
     rules, entries = run.fact("hide_rules", "?"), run.fact("hide_home_entries", "?")
     return ratio_target(run, "hide", "hide", "ro-root", MAX_HIDE,
                         f"`--ro / --hide ~/.ssh` with a home of {entries} entries within {MAX_HIDE}× of `--ro /` at "
-                        f"launch (issue 19): the walk adds {rules} rules"
+                        f"launch: the walk adds {rules} rules"
                         + sc.sx(f", {sc.total('hide.lr') - sc.total('0.lr')} system calls more before the "
                                 f"command's execve"))
 
@@ -111,7 +111,7 @@ def targets(run, scaling, sc):
                        + sc.sx(f", {sc.total('probe.lr')} system calls (parent and child)")))
     size_x86, size_arm = int(run.fact("size_x86_64")), int(run.fact("size_aarch64"))
     budget, target = int(run.fact("size_budget_x86_64")), int(run.fact("size_target_x86_64"))
-    out.append(verdict(size_x86 <= target, f"x86_64 binary within {target / 1024:.0f} KiB (issue 17; "
+    out.append(verdict(size_x86 <= target, f"x86_64 binary within {target / 1024:.0f} KiB ("
                        "SIZE_TARGET in platform/linux-x64.env)",
                        f"{size_x86:,} bytes ({size_x86 / 1024:.1f} KiB), the gate (SIZE_BUDGET) "
                        f"{budget / 1024:.0f} KiB; aarch64 {size_arm:,} bytes ({size_arm / 1024:.1f} KiB)"))
