@@ -111,13 +111,24 @@ build/sanitize/landlock-run: $(SRCS) $(HDRS) tests/sanitize/hooks.c VERSION Make
 		-DLR_TRACER_DEFAULT=SECCOMP_RET_LOG \
 		-o $@ $(SRCS) tests/sanitize/hooks.c
 
-# make bench's floors (scripts/bench/floor.c: exec only, with the bare Landlock
-# system calls, and with those and a seccomp filter) and the launcher unstripped,
-# for perf to name its functions.
-build/bench/floor build/bench/floor-landlock build/bench/floor-seccomp: build/bench/%: scripts/bench/floor.c Makefile
+# make bench's floors (scripts/bench/floor.c: exec only; with the bare Landlock
+# system calls; with those and a one-instruction seccomp filter; with the terminal
+# filter and the capability drop; with the baseline's rules too), its interleaved
+# runner (scripts/bench/rounds.c), and the launcher unstripped, for perf to name its
+# functions.
+FLOOR_FLAGS_floor          :=
+FLOOR_FLAGS_floor-landlock := -DWITH_LANDLOCK
+FLOOR_FLAGS_floor-seccomp  := -DWITH_LANDLOCK -DWITH_SECCOMP
+FLOOR_FLAGS_floor-promise  := -DWITH_LANDLOCK -DWITH_PROMISE
+FLOOR_FLAGS_floor-baseline := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_BASELINE
+BENCH_FLOORS := $(addprefix build/bench/,floor floor-landlock floor-seccomp floor-promise floor-baseline)
+$(BENCH_FLOORS): build/bench/%: scripts/bench/floor.c $(PLATFORM) $(wildcard platform/*.h) Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -Wall -Wextra -Werror -static -Os -s $(if $(filter floor,$*),,-DWITH_LANDLOCK) \
-		$(if $(findstring seccomp,$*),-DWITH_SECCOMP) -o $@ $<
+	$(CC) $(if $(SPECS),-specs $(SPECS)) -std=c11 -Wall -Wextra -Werror -static -Os -s $(FLOOR_FLAGS_$*) -o $@ $<
+
+build/bench/rounds: scripts/bench/rounds.c Makefile
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 build/bench/syms/landlock-run: $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
 	@mkdir -p $(@D)

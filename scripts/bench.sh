@@ -6,17 +6,18 @@
 # figures, docs/performance.md and docs/bench-scaling.svg (only this target does;
 # make test never runs it). Each step is a script of its own, in scripts/bench/:
 #   checks.sh   the benchmarked commands run, confine and make the rules asked for
-#   timing.sh   hyperfine over the cases of cases.sh (the table of what is timed)
+#   timing.sh   interleaved single runs of the cases of cases.sh (the table of what
+#               is timed), by rounds.c
 #   strace.sh   system call traces and counts
 #   perf.sh     CPU samples
 #   report.py   the tables, each target MET or NOT MET with its numbers, the text
-# The Makefile builds floor.c (floor, floor-landlock) and the unstripped launcher
+# The Makefile builds floor.c (the floors), rounds.c and the unstripped launcher
 # perf reads. A missed target is a figure, never a failure; a benchmarked command
 # that fails is. Ends with one line "N passed, N failed".
 #
 # Environment:
-#   LR_BENCH_ROUNDS=N   launch rounds (default 30, 50 runs each)
-#   LR_BENCH_SROUNDS=N  scaling rounds at 10,000 grants (default 8; 3N below)
+#   LR_BENCH_ROUNDS=N   rounds of the launch-sized groups (default 2000)
+#   LR_BENCH_SROUNDS=N  rounds of the groups of slow cases (default 30)
 #   LR_BENCH_DOCS=DIR   where performance.md and the SVG go (default docs;
 #                       empty: write nothing, only print)
 #   LR_BENCH_PERF=0     skip the perf profile
@@ -38,6 +39,7 @@ fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 builds() {
 	make -s all build/bench/floor build/bench/floor-landlock build/bench/floor-seccomp \
+		build/bench/floor-promise build/bench/floor-baseline build/bench/rounds \
 		build/bench/syms/landlock-run >/dev/null &&
 		make -s ARCH=aarch64 all >/dev/null
 }
@@ -64,7 +66,6 @@ fact dirty "$(git status --porcelain -- '*.c' '*.h' Makefile 2>/dev/null | grep 
 fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 fact version "$("$lr" --version)"
 fact commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-fact hyperfine "$(hyperfine --version)"
 fact bwrap_version "$(bwrap --version 2>/dev/null || echo none)"
 fact size_x86_64 "$(stat -c %s build/x86_64/landlock-run)"
 fact size_aarch64 "$(stat -c %s build/aarch64/landlock-run)"

@@ -1,11 +1,12 @@
 # shellcheck shell=bash disable=SC2154 # the variables come from timing.sh and lib.sh
 # scripts/bench/cases.sh: what make bench times, as a table. Sourced by
 # scripts/bench/timing.sh, which defines
-#   group NAME RUNS WARMUP ROUNDS  the cases after it form one group: ROUNDS
-#                                  hyperfine invocations, spread among the other
-#                                  groups' rounds, each RUNS runs of every case
-#   bench NAME COMMAND             one case: a command line, run without a shell
-#                                  from build/bench/g (where grant names resolve)
+#   group NAME ROUNDS WARMUP  the cases after it form one group: ROUNDS rounds
+#                             (after WARMUP more), each of which runs every case
+#                             of the group once, in an order rotated by one
+#   bench NAME COMMAND        one case: a command line, split at spaces (a word
+#                             in single quotes kept whole) and run without a
+#                             shell from build/bench/g (where grant names resolve)
 # and has $rounds and $srounds (LR_BENCH_ROUNDS, LR_BENCH_SROUNDS) and everything
 # of scripts/bench/lib.sh ($lr, $floor, $floor_ll, grants N, dups N).
 #
@@ -13,12 +14,18 @@
 # a line here; a target on it is a line of RATIOS in scripts/bench/targets.py; a
 # group without a table of its own in the report gets a generic one.
 
-# Launch: what one call costs, against the floors and bubblewrap.
-group launch 50 10 "$rounds"
+# Launch: what one call costs, against the floors and bubblewrap. floor-promise is
+# the least that keeps the promises of a run with every --allow-syscalls group
+# (Landlock, the terminal filter, the capability drop); floor-baseline the least
+# that keeps those of a default run as root (the baseline's and the metadata rules
+# too), each filter written plainly in scripts/bench/floor.c.
+group launch "$rounds" 50
 bench true "/bin/true"
 bench floor "$floor /bin/true"
 bench floor-landlock "$floor_ll $launch_grants -- /bin/true"
 bench floor-seccomp "$floor_sc $launch_grants -- /bin/true"
+bench floor-promise "$floor_pr $launch_grants -- /bin/true"
+bench floor-baseline "$floor_bl $launch_grants -- /bin/true"
 bench landlock-run "$lr $launch_grants -- /bin/true"
 bench landlock-run-keep-caps "$lr --keep-caps $launch_grants -- /bin/true"
 bench landlock-run-tiocsti "$lr $tiocsti_only $launch_grants -- /bin/true"
@@ -26,34 +33,33 @@ bench probe "$lr --probe"
 bench noop "$floor"
 bench floor-noop "$floor $floor"
 bench landlock-run-noop "$lr $launch_grants -- $floor"
-# shellcheck disable=SC2086 # a command line, split as hyperfine -N splits it
 if $bwrap_cmd 2>/dev/null; then bench bwrap "$bwrap_cmd"; fi # else checks.sh says why
 
 # --explain: the tracer's cost, against the same confined runs without it.
-group compile 5 1 "$srounds"
+group compile "$srounds" 2
 bench compile "$lr $compile_grants -- $compile_cmd"
 bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
 bench compile-tiocsti "$lr $tiocsti_only $compile_grants -- $compile_cmd"
-group find 5 1 "$srounds"
+group find "$srounds" 2
 bench find "$lr $find_grants -- $find_cmd"
 bench find-explain "$lr --explain $find_grants -- $find_cmd"
-group build 3 1 "$srounds"
+group build $((srounds / 2)) 1
 bench build "$lr $build_grants -- $build_cmd"
 bench build-explain "$lr --explain $build_grants -- $build_cmd"
 
 # --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone.
-group hide 50 10 "$rounds"
+group hide "$rounds" 50
 bench ro-root "$lr --ro / -- /bin/true"
 bench hide "$lr $hide_grants -- /bin/true"
 
 # The seccomp filter's rules against only the TIOCSTI ones: the action
 # cache answers every call without a rule, so only the rules' calls cost.
-group filter 5 1 "$srounds"
+group filter "$srounds" 2
 bench find-xdev "$lr $find_grants -- $findx_cmd"
 bench find-xdev-tiocsti "$lr $tiocsti_only $find_grants -- $findx_cmd"
 
 # Scaling with the number of grants: up to 1,000 ...
-group small 20 3 $((3 * srounds))
+group small $((rounds / 2)) 20
 for n in 0 1 10 100 1000; do
 	bench "lr-$n" "$lr $(grants "$n") -- /bin/true"
 	bench "fl-$n" "$floor_ll $(grants "$n") -- /bin/true"
@@ -61,7 +67,7 @@ done
 bench true "/bin/true"
 
 # ... and at 10,000, distinct and the same directory, with the cost of the argv alone.
-group big 8 1 "$srounds"
+group big $((3 * srounds)) 2
 bench lr-0 "$lr $(grants 0) -- /bin/true"
 bench fl-0 "$floor_ll $(grants 0) -- /bin/true"
 bench lr-1 "$lr $(grants 1) -- /bin/true"

@@ -27,7 +27,37 @@ grant_lines() { [ "$("$lr" -v $2 -- /bin/true 2>&1 | grep -c '^landlock-run gran
 tally_check "landlock-run runs /bin/true and denies a write outside --rw" confines "$lr"
 tally_check "floor-landlock runs /bin/true and denies a write outside --rw" confines "$floor_ll"
 tally_check "floor-seccomp runs /bin/true and denies a write outside --rw" confines "$floor_sc"
+tally_check "floor-promise runs /bin/true and denies a write outside --rw" confines "$floor_pr"
+tally_check "floor-baseline runs /bin/true and denies a write outside --rw" confines "$floor_bl"
 tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
+# The floors of the promises keep them: each of the filter's refusals answers under
+# floor-baseline as under a default run, and under floor-promise as under a run with
+# every group allowed (tests/sysop.c, tests/tty.c: make test-helpers).
+sysop=$root/build/$(uname -m)/sysop tty=$root/build/$(uname -m)/tty
+touch "$out/setid"
+refusals=("$sysop io_uring-setup" "$sysop unshare native 0x10000000" "$sysop clone native 0x10000000"
+	"$sysop clone3 0" "$sysop keyctl" "$sysop bpf" "$sysop perf" "$sysop userfaultfd"
+	"$sysop create $out/setid-new 4755" "$sysop fchmodat2 $out/setid 4755" "$sysop setxattr $out/setid"
+	"$tty run $tty inject native 0x5412 x" "$tty run $tty inject i386 0x5412 x"
+	"$tty run $tty inject x32 0x5412 x")
+# shellcheck disable=SC2086 # the launcher's options and a command line, split into words
+same_answers() { # same_answers FLOOR OPTIONS...: each refusal as landlock-run OPTIONS gives it
+	local floor=$1 call a b
+	shift
+	for call in "${refusals[@]}"; do
+		rm -f "$out/setid-new"
+		a=$("$floor" --ro / --rw "$out" -- $call 2>&1) || true
+		rm -f "$out/setid-new"
+		b=$("$lr" "$@" --ro / --rw "$out" -- $call 2>&1) || true
+		[ "$a" = "$b" ] || { say "$floor: $call: [$a], landlock-run $*: [$b]"; return 1; }
+	done
+}
+make -s -C "$root" test-helpers >/dev/null
+tally_check "floor-baseline refuses each of the filter's calls as a default landlock-run run does" \
+	same_answers "$floor_bl"
+# shellcheck disable=SC2086
+tally_check "floor-promise answers each of them as landlock-run with every group allowed does" \
+	same_answers "$floor_pr" $tiocsti_only
 tally_check "landlock-run --probe" probe_runs
 # --explain's cases: the same work with and without it, and nothing to report.
 # shellcheck disable=SC2086

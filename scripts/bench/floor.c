@@ -23,10 +23,23 @@
  * also installs, after restrict_self, a seccomp filter of one instruction
  * (allow everything), what attaching any filter costs the kernel.
  *
+ * With -DWITH_PROMISE instead it is floor-promise, the least that keeps the
+ * launcher's promises without the baseline: floor-landlock, then a filter
+ * that refuses TIOCSTI and TIOCLINUX on every system-call ABI of the target
+ * (platform/linux-*.h), then the capability drop (bounding set, then every set),
+ * as landlock-run does with every --allow-syscalls group. With
+ * -DWITH_BASELINE as well it is floor-baseline: the same filter also
+ * refuses what landlock-run's baseline and root's metadata rules refuse, so
+ * it keeps every promise of a default run as root. Its filter is written
+ * plainly (a search on the number, each call's tests inline after its
+ * compare), not by landlock-run's builder: it is what any launcher would
+ * have to pay for these rules.
+ *
  * floor -> floor-landlock is what the kernel charges for Landlock;
- * floor-landlock -> floor-seccomp what it charges for a seccomp filter (the
- * launcher's refuses TIOCSTI); floor-seccomp -> landlock-run is what the
- * launcher adds to those.
+ * floor-landlock -> floor-seccomp what it charges for any seccomp filter;
+ * floor-landlock -> floor-promise what the terminal rules and the capability
+ * drop cost; floor-promise -> floor-baseline what the baseline's rules cost
+ * the kernel; floor-baseline -> landlock-run what the launcher adds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +51,213 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#include "../../platform/linux-x64.h"
+#elif defined(__aarch64__)
+#include "../../platform/linux-arm64.h"
+#endif
+
 extern char **environ;
+
+#ifdef WITH_PROMISE
+/* The capability UAPI (linux/capability.h, which musl-gcc cannot see). */
+#define CAP_VERSION_3 0x20080522
+struct cap_header {
+	uint32_t version;
+	int pid;
+};
+struct cap_data {
+	uint32_t effective, permitted, inheritable;
+};
+
+struct insn {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+
+enum { LD = 0x20, JEQ = 0x15, JGT = 0x25, JSET = 0x45, AND = 0x54, RET = 0x06 };
+enum { ALLOW = 0x7fff0000, KILL = 0x80000000, ERRNO = 0x00050000 };
+enum { ALWAYS, SET, EQ2 }; /* no test; arg & k; arg == k or arg == k2 */
+
+/* One call's rule: its numbers per ABI, the test, and the errno. */
+struct rule {
+	uint16_t nr[NABIS];
+	uint8_t test, arg;
+	uint32_t k, k2;
+	uint16_t err;
+};
+
+/* clang-format off */
+static const struct rule rules[] = {
+	{NR_ioctl, EQ2, 1, 0x5412, 0x541c, EPERM}, /* TIOCSTI, TIOCLINUX */
+#ifdef WITH_BASELINE
+	{NR_io_uring_setup, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_io_uring_enter, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_io_uring_register, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_unshare, SET, 0, 0x10000000, 0, EPERM}, /* CLONE_NEWUSER */
+	{NR_clone, SET, 0, 0x10000000, 0, EPERM},
+	{NR_clone3, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_add_key, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_request_key, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_keyctl, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_bpf, ALWAYS, 0, 0, 0, EPERM},
+	{NR_perf_event_open, ALWAYS, 0, 0, 0, EACCES},
+	{NR_userfaultfd, ALWAYS, 0, 0, 0, EPERM},
+	{NR_chmod, SET, 1, 06000, 0, EPERM},
+	{NR_fchmod, SET, 1, 06000, 0, EPERM},
+	{NR_fchmodat, SET, 2, 06000, 0, EPERM},
+	{NR_fchmodat2, SET, 2, 06000, 0, EPERM},
+	{NR_open, SET, 2, 06000, 0, EPERM},
+	{NR_creat, SET, 1, 06000, 0, EPERM},
+	{NR_openat, SET, 3, 06000, 0, EPERM},
+	{NR_mknod, SET, 1, 06000, 0, EPERM},
+	{NR_mknodat, SET, 2, 06000, 0, EPERM},
+	{NR_openat2, ALWAYS, 0, 0, 0, ENOSYS},
+	{NR_setxattr, ALWAYS, 0, 0, 0, EPERM},
+	{NR_lsetxattr, ALWAYS, 0, 0, 0, EPERM},
+	{NR_fsetxattr, ALWAYS, 0, 0, 0, EPERM},
+	{NR_setxattrat, ALWAYS, 0, 0, 0, EPERM},
+	{NR_removexattr, ALWAYS, 0, 0, 0, EPERM},
+	{NR_lremovexattr, ALWAYS, 0, 0, 0, EPERM},
+	{NR_fremovexattr, ALWAYS, 0, 0, 0, EPERM},
+	{NR_removexattrat, ALWAYS, 0, 0, 0, EPERM},
+#endif
+};
+/* clang-format on */
+
+#define NRULES (sizeof rules / sizeof rules[0])
+#define ARG(i) (16 + 8 * (i)) /* the low 32 bits of argument i (little-endian) */
+
+static struct insn prog[1024];
+static size_t len;
+
+static void emit(uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
+{
+	if (len == sizeof prog / sizeof prog[0])
+		_exit(125);
+	prog[len++] = (struct insn){code, jt, jf, k};
+}
+
+/* The rules of ABI column ABI, by number. */
+static size_t sorted(size_t abi, const struct rule **out)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < NRULES; i++) {
+		if (!rules[i].nr[abi])
+			continue;
+		for (j = n++; j > 0 && out[j - 1]->nr[abi] > rules[i].nr[abi]; j--)
+			out[j] = out[j - 1];
+		out[j] = &rules[i];
+	}
+	return n;
+}
+
+/* What a call's rule does once its number matched; A holds the number. */
+static void body(const struct rule *r)
+{
+	uint32_t refuse = ERRNO | r->err;
+
+	if (r->test == ALWAYS) {
+		emit(RET, 0, 0, refuse);
+		return;
+	}
+	emit(LD, 0, 0, ARG(r->arg));
+	if (r->test == SET) {
+		emit(JSET, 0, 1, r->k);
+	} else {
+		emit(JEQ, 1, 0, r->k);
+		emit(JEQ, 0, 1, r->k2);
+	}
+	emit(RET, 0, 0, refuse);
+	emit(RET, 0, 0, ALLOW);
+}
+
+/* A search that halves the calls down to leaves of 4 compares. */
+static void search(const struct rule **r, size_t n, size_t abi, uint32_t bit)
+{
+	size_t i, at, half = n / 2;
+
+	if (n > 4) {
+		at = len;
+		emit(JGT, 0, 0, bit | r[half - 1]->nr[abi]);
+		search(r, half, abi, bit);
+		if (len - at - 1 > 255)
+			_exit(125);
+		prog[at].jt = (uint8_t)(len - at - 1);
+		search(r + half, n - half, abi, bit);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		at = len;
+		emit(JEQ, 0, 0, bit | r[i]->nr[abi]);
+		body(r[i]);
+		prog[at].jf = (uint8_t)(len - at - 1);
+	}
+	emit(RET, 0, 0, ALLOW);
+}
+
+static void drop_caps(void)
+{
+	struct cap_header header = {CAP_VERSION_3, 0};
+	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
+	int cap = 0;
+
+	while (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+		cap++;
+	if (syscall(__NR_capset, &header, sets))
+		_exit(125);
+}
+
+/*
+ *	A = arch;  per ABI without a number bit: if (A == arch) goto its block
+ *	return KILL
+ *	block:  A = nr;  [if (A & bit) goto the bit ABI's block];  search
+ */
+static void confine_calls(void)
+{
+	static const struct {
+		uint32_t arch, bit;
+	} abis[NABIS] = SYSCALL_ABIS;
+	const struct rule *r[NRULES];
+	size_t i, j, at[NABIS], bit_at = 0;
+	struct {
+		unsigned short len;
+		const void *filter;
+	} fprog;
+
+	emit(LD, 0, 0, 4); /* seccomp_data.arch */
+	for (i = 0; i < NABIS; i++) {
+		at[i] = len;
+		if (!abis[i].bit)
+			emit(JEQ, 0, 0, abis[i].arch);
+	}
+	emit(RET, 0, 0, KILL);
+	for (i = 0; i < NABIS; i++) {
+		if (abis[i].bit)
+			continue;
+		prog[at[i]].jt = (uint8_t)(len - at[i] - 1);
+		emit(LD, 0, 0, 0); /* seccomp_data.nr */
+		for (j = 0; j < NABIS; j++)
+			if (abis[j].bit && abis[j].arch == abis[i].arch) {
+				bit_at = len;
+				emit(JSET, 0, 0, abis[j].bit);
+			}
+		search(r, sorted(i, r), i, 0);
+		for (j = 0; j < NABIS; j++)
+			if (abis[j].bit && abis[j].arch == abis[i].arch) {
+				prog[bit_at].jt = (uint8_t)(len - bit_at - 1);
+				search(r, sorted(j, r), j, abis[j].bit);
+			}
+	}
+	fprog.len = (unsigned short)len;
+	fprog.filter = prog;
+	drop_caps();
+	if (syscall(__NR_seccomp, 1, 0, &fprog))
+		_exit(125);
+}
+#endif
 
 #ifdef WITH_LANDLOCK
 #define RO	    0xdULL    /* execute, read_file, read_dir */
@@ -88,6 +307,9 @@ static char **restrict_to(char **argv)
 	if (!argv[0] || !argv[1] || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    syscall(__NR_landlock_restrict_self, ruleset, 0))
 		_exit(125);
+#ifdef WITH_PROMISE
+	confine_calls();
+#endif
 #ifdef WITH_SECCOMP
 	{
 		/* BPF_RET | BPF_K, SECCOMP_RET_ALLOW; SECCOMP_SET_MODE_FILTER */

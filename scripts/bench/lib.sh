@@ -2,12 +2,14 @@
 # Shared by scripts/bench.sh and scripts/bench/*.sh. Source it (bash): it sets the
 # paths and commands every step uses and defines functions only.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-out=$root/build/bench # this run: hyperfine JSON, strace and perf output, facts
+out=$root/build/bench # this run: the timed runs, strace and perf output, facts
 g=$out/g              # 10,000 directories; benchmarked commands run from here
 lr=$root/landlock-run
 floor=$out/floor          # scripts/bench/floor.c: exec only
 floor_ll=$out/floor-landlock # the same plus the bare Landlock system calls
 floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
+floor_pr=$out/floor-promise  # or the terminal filter and the capability drop
+floor_bl=$out/floor-baseline # and the baseline's and root's metadata rules too
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
 launch_grants="--ro / --rw /tmp --rw /dev/null"
 # --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),
@@ -39,7 +41,7 @@ fact() { printf '%s=%s\n' "$1" "${2//$'\n'/ }" >>"$out/facts"; }
 
 # grants N: "--ro /" and N distinct directories, as short names relative to $g:
 # 10,000 of them stay under the kernel's 128 KiB limit for one argument string
-# (hyperfine receives each command as one string).
+# (the launchers get them as one line of the cases file).
 grants() {
 	local i s="--ro /"
 	for ((i = 0; i < $1; i++)); do s+=" --ro $i"; done

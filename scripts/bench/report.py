@@ -31,8 +31,7 @@ def machine(run):
     mitigations = ", ".join(a.split(":", 1)[1].strip() for a in active if a.startswith("Mitigation:"))
     dirty = run.fact("dirty", "0")
     bwrap = run.fact("bwrap_version") if "bwrap" in run.cases["launch"] else "bubblewrap: " + run.fact("bwrap_note")
-    method = "; ".join(f"{g}: {rounds} rounds × {runs} runs ({warm} warm-up)"
-                       for g, (runs, warm, rounds) in run.groups.items())
+    method = "; ".join(f"{g}: {rounds} rounds ({warm} warm-up)" for g, (rounds, warm) in run.groups.items())
     return [
         f"- Machine: {cpu}, {os.cpu_count()} CPUs, `uname -r` {platform.release()}, Landlock ABI {run.fact('abi')}",
         f"- CPU mitigations in force (they set the price of every system call): {mitigations or 'none reported'}",
@@ -41,12 +40,12 @@ def machine(run):
         f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         f"- {run.fact('version')}, commit {run.fact('commit')}"
         + (f" with uncommitted changes in {dirty} launcher source file(s)" if dirty != "0" else ""),
-        f"- {run.fact('hyperfine')}, {bwrap}",
-        f"- Method: `hyperfine -N`, every case of a group in each round, in an order rotated by one case "
-        f"each round (where a case stands in a run moves its time by up to 10% here), the groups' rounds "
-        f"interleaved; "
-        f"{method}. A figure is the median of all runs; a ratio is between medians of the same rounds, "
-        f"its spread the interquartile range of per-round ratios.",
+        f"- {bwrap}",
+        f"- Method: interleaved single runs (`scripts/bench/rounds.c`, no shell): each round runs every "
+        f"case of a group once, in an order rotated by one case each round, so drift and the cost of "
+        f"running first fall on every case alike (loops of one command at a time drifted by ±10% here); "
+        f"{method}. A figure is the median over the rounds; a ratio is between the medians of the same "
+        f"rounds, its spread the interquartile range of that ratio over 20 blocks of consecutive rounds.",
     ]
 
 
@@ -68,6 +67,7 @@ def reading(run, s, sc):
                 f"{calls['fl']} and the floor's {calls['floor']}") + ")."
         + sc.sx(f"\n  landlock-run: {fmt_counts(sc.sc['launch.lr'])}.\n  floor-landlock: "
                 f"{fmt_counts(sc.sc['launch.fl'])}."),
+        promises(run),
         f"- **Grants.** Each grant costs landlock-run {us(s.per_grant['lr'][10000])} at 10,000 grants and "
         f"floor-landlock {us(s.per_grant['fl'][10000])}; copying the arguments alone (exec of `/bin/true` "
         f"with the same argv) is {us(s.argv_10k / 10000)} of it. "
@@ -89,6 +89,25 @@ def reading(run, s, sc):
         f"- **--probe** costs {ms(run.med(launch, 'probe'))}: it forks a child that builds a ruleset, restricts "
         f"itself and tries the denied operations" + sc.sx(f"; {sc.total('probe.lr')} system calls in all") + ".",
     ]
+
+
+def promises(run):
+    """The floor of each promise, and what the launcher adds to it."""
+    m = {n: run.med("launch", n) for n in ("floor-landlock", "floor-promise", "floor-baseline",
+                                             "landlock-run", "landlock-run-tiocsti")}
+    base_floor = run.ratio("launch", "floor-baseline", "floor-promise")[0]
+    base_lr = run.ratio("launch", "landlock-run", "landlock-run-tiocsti")[0]
+    return (
+        f"- **The floor of each promise.** The terminal filter and the capability drop cost the least "
+        f"launcher {us(m['floor-promise'] - m['floor-landlock'])} (floor-promise − floor-landlock); the "
+        f"baseline's and root's metadata rules {us(m['floor-baseline'] - m['floor-promise'])} more "
+        f"(floor-baseline − floor-promise, {x(base_floor)}): that is what the kernel charges any filter "
+        f"with these rules, for translating it and running it once per system-call number of every ABI "
+        f"to fill its action cache. In landlock-run the same rules cost "
+        f"{us(m['landlock-run'] - m['landlock-run-tiocsti'])} ({x(base_lr)}), and the launcher's own work "
+        f"beside its filter is {us(m['landlock-run'] - m['floor-baseline'])} over floor-baseline and "
+        f"{us(m['landlock-run-tiocsti'] - m['floor-promise'])} over floor-promise with every group allowed."
+    )
 
 
 def main(out):

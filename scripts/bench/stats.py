@@ -1,21 +1,23 @@
 """The measurements of one make bench run (build/bench), as scripts/bench/report.py
-reads them: hyperfine's JSON per group and round, the cases and groups timing.sh
-ran, the facts the steps recorded, and the number formats of the report."""
+reads them: the runs of each group (scripts/bench/rounds.c: every case once per
+round), the cases and groups timing.sh ran, the facts the steps recorded, and the
+number formats of the report."""
 
 import collections
-import glob
-import json
 import statistics
+
+
+BLOCKS = 20  # a ratio's spread: over this many blocks of consecutive rounds
 
 
 class Run:
     def __init__(self, out):
         self.out = out
         self.facts = dict(l.rstrip("\n").split("=", 1) for l in open(f"{out}/facts") if "=" in l)
-        self.groups = {}  # name -> (runs, warmup, rounds), in the order timed
+        self.groups = {}  # name -> (rounds, warmup), in the order timed
         for line in open(f"{out}/groups.tsv"):
-            name, runs, warmup, rounds = line.rstrip("\n").split("\t")
-            self.groups[name] = (int(runs), int(warmup), int(rounds))
+            name, rounds, warmup = line.rstrip("\n").split("\t")
+            self.groups[name] = (int(rounds), int(warmup))
         self.cases = collections.defaultdict(dict)  # group -> {case: command}
         for line in open(f"{out}/cases.tsv"):
             group, name, command = line.rstrip("\n").split("\t", 2)
@@ -27,38 +29,44 @@ class Run:
     def fact(self, key, default=""):
         return self.facts.get(key, default)
 
+    def rounds(self, group):
+        return self.groups[group][0]
+
     def med(self, group, name):
-        """Median wall time of every run of a case, in seconds."""
-        return statistics.median(t for rnd in self.times[group][name] for t in rnd)
+        """Median wall time over the rounds (one run each), in seconds."""
+        return statistics.median(self.times[group][name])
 
     def ratio(self, group, a, b):
-        """Pooled-median ratio a/b and the IQR of the per-round ratios."""
+        """The ratio of the medians a/b over the same rounds, and the interquartile
+        range of that ratio over BLOCKS blocks of consecutive rounds."""
         ta, tb = self.times[group][a], self.times[group][b]
-        per_round = [statistics.median(x) / statistics.median(y) for x, y in zip(ta, tb)]
-        q = statistics.quantiles(per_round, n=4) if len(per_round) > 1 else per_round * 3
+        size = max(1, len(ta) // BLOCKS)
+        blocks = [statistics.median(ta[i:i + size]) / statistics.median(tb[i:i + size])
+                  for i in range(0, len(ta) - size + 1, size)]
+        q = statistics.quantiles(blocks, n=4) if len(blocks) > 1 else blocks * 3
         return self.med(group, a) / self.med(group, b), q[0], q[2]
 
     def cpu_med(self, group, name):
-        """Median over rounds of the mean CPU time (user + system) per run."""
+        """Median CPU time (user + system of the run's tree) over the rounds."""
         return statistics.median(self.cpu[group][name])
 
     def cpu_ratio(self, group, a, b):
-        """CPU time a/b: median over rounds."""
-        return statistics.median(x / y for x, y in zip(self.cpu[group][a], self.cpu[group][b]))
+        """CPU time a/b: the ratio of the medians."""
+        return self.cpu_med(group, a) / self.cpu_med(group, b)
 
     def cpu_per_grant(self, group, name, base, n):
-        """(CPU time of name - CPU time of base) / n, median over rounds."""
-        return statistics.median((a - b) / n for a, b in zip(self.cpu[group][name], self.cpu[group][base]))
+        """(CPU time of name - CPU time of base) / n, at the medians."""
+        return (self.cpu_med(group, name) - self.cpu_med(group, base)) / n
 
 
 def load(out, group):
-    """name -> list (one per round) of lists of wall times in seconds, and
-    name -> list (one per round) of mean CPU time (user + system) per run."""
+    """name -> wall times in seconds, and name -> CPU times in seconds, one per
+    round in round order (scripts/bench/rounds.c's OUT)."""
     runs, cpu = collections.defaultdict(list), collections.defaultdict(list)
-    for path in sorted(glob.glob(f"{out}/json/{group}-*.json")):
-        for res in json.load(open(path))["results"]:
-            runs[res["command"]].append(res["times"])
-            cpu[res["command"]].append(res["user"] + res["system"])
+    for line in open(f"{out}/runs/{group}.tsv"):
+        _, name, wall_ns, cpu_us = line.rstrip("\n").split("\t")
+        runs[name].append(int(wall_ns) / 1e9)
+        cpu[name].append(int(cpu_us) / 1e6)
     return runs, cpu
 
 

@@ -14,6 +14,8 @@ LAUNCH_ROWS = [
     ("floor", "floor: static exec-only wrapper → `/bin/true`"),
     ("floor-landlock", "floor-landlock: floor + the bare Landlock syscalls, same grants → `/bin/true`"),
     ("floor-seccomp", "floor-seccomp: floor-landlock + a one-instruction seccomp filter → `/bin/true`"),
+    ("floor-promise", "floor-promise: floor-landlock + the terminal filter + the capability drop → `/bin/true`"),
+    ("floor-baseline", "floor-baseline: floor-promise + the baseline's and root's metadata rules → `/bin/true`"),
     ("landlock-run", "**`landlock-run --ro / --rw /tmp --rw /dev/null -- /bin/true`**"),
     ("landlock-run-keep-caps", "the same with `--keep-caps` (as root: no capability drop)"),
     ("landlock-run-tiocsti", "the same with every `--allow-syscalls` group: only the TIOCSTI filter's rules"),
@@ -40,8 +42,8 @@ def launch(run):
                     f"{x(run.ratio('launch', name, 'true')[0])} | {x(run.cpu_ratio('launch', name, 'floor'))} |")
     rows += [
         "",
-        "CPU time = user + system time of the process tree (hyperfine's per-round mean), median over",
-        "rounds: less disturbed by other load than wall time, but the targets are read on wall time.",
+        "CPU time = user + system time of the process tree, median over rounds: less disturbed by",
+        "other load than wall time, but the targets are read on wall time.",
         "",
         "The same launchers with a static no-op command (`floor` without arguments), where the",
         "launcher's own cost is a larger share:",
@@ -78,7 +80,7 @@ class Scaling:
         return self.run.med(self.group(n), f"{kind}-{n}")
 
     def base(self, kind, n):
-        """--ro / alone, from the same hyperfine invocations as n grants."""
+        """--ro / alone, from the same rounds as n grants."""
         return self.run.med(self.group(n), f"{kind}-0")
 
     def table(self):
