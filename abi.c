@@ -106,21 +106,44 @@ const char *enforcement(const struct policy *p)
 	return p->kernel.abi >= newest_abi(fs_rights) ? "full" : "partial";
 }
 
+/* Why the ABI query failed, the first row that fits: the kernel's errno
+ * (0: any) and whether a seccomp filter answered (where.c; 2: any). */
+static const struct query_failure {
+	int err, filtered;
+	const char *why;
+} query_failures[] = {
+	{EOPNOTSUPP, 2,
+	 "Landlock is disabled on this system (add landlock to the lsm= kernel boot "
+	 "parameter)"},
+	{0, 1,
+	 "a seccomp filter refuses the Landlock system calls (Seccomp: 2 in /proc/self/status): "
+	 "allow landlock_create_ruleset, landlock_add_rule and landlock_restrict_self in its "
+	 "profile (--security-opt seccomp=PROFILE; the defaults of podman, containerd 1.6+ and "
+	 "Docker 20.10.18+ do)"},
+	{0, -1,
+	 "cannot query the Landlock ABI version (without /proc, no telling if a seccomp filter "
+	 "answered)"},
+	{ENOSYS, 2,
+	 "Landlock is not supported by this kernel (it needs Linux 5.13 or later built "
+	 "with CONFIG_SECURITY_LANDLOCK)"},
+	{0, 2, "cannot query the Landlock ABI version"},
+};
+
 int detect_abi(void)
 {
 	int abi = landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	const struct query_failure *f = query_failures;
+	int err = errno, filtered;
 
-	if (abi < 0 && errno == ENOSYS)
-		die_errno("Landlock is not supported by this kernel (it needs Linux 5.13 or "
-			  "later built with CONFIG_SECURITY_LANDLOCK)");
-	if (abi < 0 && errno == EOPNOTSUPP)
-		die_errno("Landlock is disabled on this system (add landlock to the lsm= "
-			  "kernel boot parameter)");
-	if (abi < 0)
-		die_errno("cannot query the Landlock ABI version");
 	if (abi == 0)
 		die("cannot query the Landlock ABI version: the kernel answered 0");
-	return abi;
+	if (abi > 0)
+		return abi;
+	filtered = landlock_filtered();
+	while ((f->err && f->err != err) || (f->filtered != 2 && f->filtered != filtered))
+		f++;
+	errno = err;
+	die_errno("%s", f->why);
 }
 
 /* Features asked for by name are never dropped: refuse instead. */

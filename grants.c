@@ -163,8 +163,10 @@ static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t r
 		outf(o, ": skipped, it does not exist\n");
 		return;
 	}
-	if (path_of_fd(fd, target) < 0)
+	if (path_of_fd(fd, target) < 0) {
+		need_proc("-v", "name the paths of the grants (/proc/self/fd)");
 		die_errno("cannot read /proc/self/fd/%d for %s path %s", fd, g->option, g->path);
+	}
 	outf(o, " -> %s: ", target);
 	put_names(o, fs_rights, rights, 0);
 	outf(o, "%s", rights ? "" : "none"); /* --unix below ABI 9 */

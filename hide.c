@@ -146,8 +146,10 @@ static void resolve_one(struct hidden *h, char *canon, int no_symlinks)
 	const char *rest;
 	int fd = open_nearest(h, no_symlinks, &rest), len = path_of_fd(fd, canon);
 
-	if (len < 0)
+	if (len < 0) {
+		need_proc("--hide", "name the paths it opens (/proc/self/fd)");
 		die_errno("cannot open %s path %s", "--hide", h->path);
+	}
 	h->canon = canon;
 	h->exists = *rest == '\0';
 	append_missing(h, fd, rest, canon, (size_t)len);

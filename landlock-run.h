@@ -8,6 +8,8 @@
  *   guard.c         files the command must not change: policies, reports
  *   hide.c          --hide: the rules around a hidden path, for grants.c
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
+ *   where.c         the place it runs in: an inherited seccomp filter,
+ *                   Yama, /proc; named where they refuse what it needs
  *   seccomp.c       the system-call filter: terminal injection, the
  *                   network (--no-network), the baseline, root's metadata
  *   inherit.c       what the command inherits: capabilities, session,
@@ -252,6 +254,19 @@ void kv_fs(struct kv *kv, const struct policy *p);
 void kv_network(struct kv *kv, const struct policy *p);
 void print_policy(const struct policy *p, struct out *err);
 void port_option(char *out, uint64_t right); /* 24 bytes: "--tcp-bind" */
+
+/* where.c: what the place the launcher runs in refuses it, for the failure
+ * lines and the probe's where= (where_names, by WHERE_ bits). */
+enum { WHERE_SECCOMP = 1, WHERE_NO_PTRACE = 2, WHERE_NO_PROC = 4 };
+extern const struct name where_names[];
+int proc_mounted(void);
+int seccomp_mode(void);	    /* /proc/self/status's Seccomp: 0, 1, 2; -1 unknown */
+uint64_t where_found(void); /* WHERE_SECCOMP, WHERE_NO_PROC */
+/* die() when /proc is not mounted: WHAT needs it to WHY. */
+void need_proc(const char *what, const char *why);
+/* A failed Landlock call: 1 a seccomp filter refused it, 0 not, -1 unknown. */
+int landlock_filtered(void);
+const char *ptrace_refuser(void); /* why ptrace of our own child failed */
 
 /* grants.c */
 void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
@@ -510,6 +511,37 @@ static void judge(const struct verdict *v)
 		    "inaccessible before the sandbox");
 }
 
+/*
+ * --explain and --learn trace the command: the tracer seizes its own child
+ * as trace.c does, and reads what the command's calls reach through /proc.
+ * WHERE_ bits of what stands in the way here, 0 when explaining can work.
+ */
+static uint64_t explain_blocked(void)
+{
+	uint64_t where = where_found();
+	int go[2], seized;
+	char byte;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		die_errno("self-test: cannot create a pipe");
+	pid = _Fork();
+	if (pid < 0)
+		die_errno("self-test: cannot fork");
+	if (pid == 0) {
+		close(go[1]);
+		_exit(read(go[0], &byte, 1) == 0 ? 0 : 1); /* until the parent is done */
+	}
+	close(go[0]);
+	seized = ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_EXITKILL) == 0;
+	kill(pid, SIGKILL);
+	close(go[1]);
+	while (waitpid(pid, NULL, 0) < 0)
+		if (errno != EINTR)
+			die_errno("self-test: cannot wait for the child");
+	return where | (seized ? 0 : WHERE_NO_PTRACE);
+}
+
 /* The proven checks, as a list of names like any other. */
 static void kv_checks(struct kv *kv, const char *key, uint32_t mask)
 {
@@ -528,7 +560,7 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 {
 	const struct effective *k = &p->kernel;
 	int full = k->abi >= newest_abi(fs_rights);
-	uint64_t net = rights_at(net_rights, k->abi, 0);
+	uint64_t net = rights_at(net_rights, k->abi, 0), where;
 	struct kv kv = {.o = o, .prefix = "", .json = p->asked.json};
 
 	if (!kv.json)
@@ -557,6 +589,9 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 	/* every check of these was proven, or is listed as unprovable */
 	kv_network(&kv, p);
 	kv_names(&kv, "baseline", syscall_groups, k->refused);
+	where = explain_blocked();
+	kv_bool(&kv, "explain", !(where & (WHERE_NO_PTRACE | WHERE_NO_PROC)));
+	kv_names(&kv, "where", where_names, where);
 	kv_word(&kv, "self_test", "passed");
 	kv_end(&kv);
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Install what building and testing landlock-run needs, only when missing.
 # scripts/setup.sh [--list] [GROUP...]; groups: build build-x86_64 build-aarch64 test npm
-# python fuzz sanitize matrix bench release all (default). --list names the Debian packages
-# the groups install, one a line, and installs nothing (tests/setup.bats checks every tool
-# and file the suites use against it).
+# python fuzz sanitize matrix containers bench release all (default). --list names the
+# Debian packages the groups install, one a line, and installs nothing (tests/setup.bats
+# checks every tool and file the suites use against it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -85,6 +85,15 @@ group_matrix() {
 	echo "landlock-run setup: apt lists lack arm64: apt-get update" >&2
 	apt-get update -qq -o DPkg::Lock::Timeout=300 >&2
 }
+# The container matrix (scripts/container-matrix.sh): podman with Debian's runc (crun
+# fails on this cgroup v1 hybrid machine), uidmap for podman's user namespaces,
+# bubblewrap as the control inside the image, a static busybox as its userland, and
+# Node.js for spawnConfined in it.
+group_containers() {
+	group_build_x86_64
+	need_packages podman runc uidmap bubblewrap busybox-static
+	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
+}
 group_bench() {
 	group_build_x86_64
 	group_build_aarch64
@@ -102,6 +111,7 @@ group_all() {
 	group_python
 	group_release
 	group_matrix
+	group_containers
 	group_bench
 }
 

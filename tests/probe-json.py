@@ -10,8 +10,8 @@ Exits non-zero naming the first difference.
 import json
 import sys
 
-LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven", "unprovable", "baseline")
-BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags")
+LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven", "unprovable", "baseline", "where")
+BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags", "explain")
 KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "network_confined",
         "network", "self_test",
         *LISTS,
@@ -31,6 +31,7 @@ def valid(raw):
     assert j["network_confined"] in ("all", "tcp,udp", "tcp", "udp", "nothing"), j["network_confined"]
     # the old key, kept one release: "none" where network_confined says "nothing"
     assert j["network"] == {"nothing": "none"}.get(j["network_confined"], j["network_confined"])
+    assert set(j["where"]) <= {"seccomp_filter", "ptrace_refused", "proc_missing"}, j["where"]
     assert all(type(j[k]) is list for k in LISTS)
     assert all(type(j[k]) is bool for k in BOOLS)
     assert type(j["errata"]) in (int, type(None)) and type(j["abi"]) is int, "abi/errata are not numbers"

@@ -56,13 +56,15 @@ int tracer_follows(const struct tracer *tr, pid_t pid)
 
 /* The child returns once traced and told to go on; the parent holds it
  * seized, with a pidfd, until start(). Without ptrace (a container that
- * forbids it, Yama's ptrace_scope 3) nothing runs. */
+ * forbids it, Yama's ptrace_scope 3) or /proc, which names what the
+ * command's calls reach, nothing runs. */
 static pid_t spawn(struct tracer *tr)
 {
 	int go[2], err;
 	char byte = 0;
 	pid_t pid;
 
+	need_proc(tr->mode, "follow the command's paths and descriptors (/proc/PID)");
 	if (pipe2(go, O_CLOEXEC))
 		die_errno("%s: cannot create a pipe", tr->mode);
 	pid = _Fork();
@@ -87,9 +89,8 @@ static pid_t spawn(struct tracer *tr)
 		errno = err;
 		if (tr->pidfd < 0)
 			die_errno("%s: cannot open a pidfd for the command", tr->mode);
-		die_errno("%s needs ptrace to watch the command, and this system refuses it (a "
-			  "container without ptrace, or Yama ptrace_scope 3)",
-			  tr->mode);
+		die_errno("%s needs ptrace to watch the command, and %s", tr->mode,
+			  ptrace_refuser());
 	}
 	return pid;
 }

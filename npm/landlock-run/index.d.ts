@@ -392,6 +392,11 @@ export type ProbeErrorCode =
 	| 'NOT_INSTALLED'
 	/** The launcher refused: this host cannot confine (no Landlock, disabled, self-test failed). */
 	| 'NO_LANDLOCK'
+	/**
+	 * The launcher refused: a seccomp filter (a container runtime's profile) refuses the Landlock
+	 * system calls; the kernel may well have Landlock. Allow them in the profile.
+	 */
+	| 'SECCOMP'
 	/** The launcher refused the policy, though it confines without one (a missing grant path, an option the ABI lacks). */
 	| 'POLICY'
 	/** The probe did not finish within timeoutMs. */
@@ -404,6 +409,14 @@ export type ProbeErrorCode =
 	| 'OUTPUT'
 	/** probe() was given bad options (a TypeError's message is in `error`). */
 	| 'OPTIONS';
+
+/**
+ * What the place the launcher runs in stands in the way of: `seccomp_filter`, it runs under a
+ * seccomp filter it did not install (a container's profile); `ptrace_refused`, its own child
+ * cannot be traced (Yama's ptrace_scope, a profile without ptrace); `proc_missing`, /proc is
+ * not mounted. New words may appear.
+ */
+export type Where = 'seccomp_filter' | 'ptrace_refused' | 'proc_missing';
 
 /** This kernel confines: `enforcement` says how fully. */
 export interface ProbeEnforced {
@@ -436,6 +449,10 @@ export interface ProbeEnforced {
 	network: string;
 	/** The system-call groups this policy's filter refuses (and the probe proved or could not). */
 	baseline: SyscallGroup[];
+	/** Whether `explain`, `explainJson` and `learn` can work here: the probe traced a child of its own, and /proc is mounted. */
+	explain: boolean;
+	/** What stands in the way here (see Where); [] when nothing does. */
+	where: Where[];
 	code: null;
 	error: null;
 }
@@ -455,6 +472,9 @@ export interface ProbeUnusable {
 	/** @deprecated see ProbeEnforced.network */
 	network: 'none';
 	baseline: [];
+	explain: false;
+	/** ['seccomp_filter'] with code SECCOMP, else []. */
+	where: Where[];
 	code: ProbeErrorCode;
 	/** The launcher's `landlock-run: ` line, or what else went wrong. */
 	error: string;

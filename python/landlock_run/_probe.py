@@ -22,10 +22,14 @@ from ._policy import PathArg, PolicyLike, grant_args
 from ._run import FAILURE_PREFIX
 
 ProbeErrorCode: TypeAlias = Literal[
-    "UNSUPPORTED_PLATFORM", "WRONG_PLATFORM", "NOT_INSTALLED", "NO_LANDLOCK", "POLICY", "TIMEOUT", "SIGNAL", "EXEC",
-    "OUTPUT", "OPTIONS",
+    "UNSUPPORTED_PLATFORM", "WRONG_PLATFORM", "NOT_INSTALLED", "NO_LANDLOCK", "SECCOMP", "POLICY", "TIMEOUT", "SIGNAL",
+    "EXEC", "OUTPUT", "OPTIONS",
 ]  # fmt: skip
 MAX_OUTPUT = 1 << 20
+# The launcher's line when a seccomp filter (a container's profile) refuses the Landlock
+# system calls: the one refusal a harness can fix in the runtime's settings.
+SECCOMP_REFUSAL = "landlock-run: a seccomp filter refuses the Landlock system calls"
+WHERE = ("seccomp_filter", "ptrace_refused", "proc_missing")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -57,9 +61,18 @@ class ProbeResult:
     ports are confined ('tcp', 'udp', 'tcp,udp'), or 'none'."""
     baseline: tuple[str, ...]
     """The system-call groups this policy's filter refuses."""
+    explain: bool
+    """explain, explain_json and learn can work here: the probe traced a child of its own,
+    and /proc is mounted."""
+    where: tuple[str, ...]
+    """What the place it runs in stands in the way of: 'seccomp_filter' (it runs under a
+    seccomp filter it did not install, as in a container), 'ptrace_refused' (Yama's
+    ptrace_scope, a profile without ptrace), 'proc_missing'; () when nothing is. With code
+    SECCOMP, ('seccomp_filter',)."""
     code: ProbeErrorCode | None
-    """Why it is unusable: NO_LANDLOCK (this host cannot confine), POLICY (it confines, but
-    not this policy), NOT_INSTALLED, WRONG_PLATFORM, UNSUPPORTED_PLATFORM, TIMEOUT, SIGNAL,
+    """Why it is unusable: NO_LANDLOCK (this host cannot confine), SECCOMP (a seccomp filter,
+    a container runtime's profile, refuses the Landlock calls: allow them in it), POLICY (it
+    confines, but not this policy), NOT_INSTALLED, WRONG_PLATFORM, UNSUPPORTED_PLATFORM, TIMEOUT, SIGNAL,
     EXEC (the launcher could not run, or failed without its line), OUTPUT or OPTIONS."""
     error: str | None
     """The launcher's `landlock-run: ` line, or what else went wrong."""
@@ -68,7 +81,8 @@ class ProbeResult:
 def unusable(code: ProbeErrorCode, error: str) -> ProbeResult:
     return ProbeResult(
         enforced=False, enforcement="unusable", abi=None, abi_used=None, errata=None, pathname_sockets=False,
-        tcp=False, udp=False, scopes=(), network="none", baseline=(), code=code, error=error,
+        tcp=False, udp=False, scopes=(), network="none", baseline=(), explain=False,
+        where=("seccomp_filter",) if code == "SECCOMP" else (), code=code, error=error,
     )  # fmt: skip
 
 
@@ -145,7 +159,7 @@ def _interpret(ran: Ran, file: str, timeout: float) -> ProbeResult:
         line = next((x for x in lines if x.startswith(FAILURE_PREFIX)), "")
         # the launcher's own refusal: the host, or (see probe) the policy
         if ran.returncode == 125 and line:
-            return unusable("NO_LANDLOCK", line)
+            return unusable("SECCOMP" if line.startswith(SECCOMP_REFUSAL) else "NO_LANDLOCK", line)
         return unusable("EXEC", line or _first_line(ran.stderr) or f"probe exited with status {ran.returncode}")
     first = _first_line(ran.stdout)
     try:
@@ -174,6 +188,8 @@ def _interpret(ran: Ran, file: str, timeout: float) -> ProbeResult:
         scopes=strings("scopes"),
         network=facts["network"] if isinstance(facts.get("network"), str) else "none",
         baseline=strings("baseline"),
+        explain=facts.get("explain") is True,
+        where=tuple(w for w in strings("where") if w in WHERE),
         code=None,
         error=None,
     )

@@ -12,7 +12,8 @@ import landlock_run as lr
 from support import FULL_ABI, KERNEL_ABI, KNOWN_ABI, fake_launcher, needs_landlock, right_abi
 
 FULL = ('{"abi":10,"abi_used":10,"enforcement":"full","errata":15,"pathname_sockets":true,"tcp":true,"udp":true,'
-        '"scopes":["abstract-unix","signal"],"network":"all","baseline":["io_uring","userns"],"new_key":[1]}')  # fmt: skip
+        '"scopes":["abstract-unix","signal"],"network":"all","baseline":["io_uring","userns"],"explain":true,'
+        '"where":["seccomp_filter","ptrace_refused","later"],"new_key":[1]}')  # fmt: skip
 PARTIAL = '{"abi":2,"abi_used":2,"enforcement":"partial","errata":null,"pathname_sockets":false,"tcp":false,"udp":false,"scopes":[]}'
 
 
@@ -26,6 +27,9 @@ def test_this_kernels_abi_and_verdict() -> None:
     assert (p.tcp, p.udp) == (KERNEL_ABI >= 4, KERNEL_ABI >= right_abi("udp_connect"))
     assert p.scopes == (("abstract-unix", "signal") if KERNEL_ABI >= 6 else ())
     assert "io_uring" in p.baseline and p.network == "none"
+    # the tests run where ptrace and /proc work; a seccomp filter only where the runner has one
+    filtered = any(line.split() == ["Seccomp:", "2"] for line in Path("/proc/self/status").read_text().splitlines())
+    assert (p.explain, p.where) == (True, ("seccomp_filter",) if filtered else ())
 
 
 @needs_landlock
@@ -43,10 +47,12 @@ def test_the_report_read_from_a_stand_in(tmp_path: Path) -> None:
     full = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{FULL}'"))
     assert full == lr.ProbeResult(
         enforced=True, enforcement="full", abi=10, abi_used=10, errata=15, pathname_sockets=True, tcp=True, udp=True,
-        scopes=("abstract-unix", "signal"), network="all", baseline=("io_uring", "userns"), code=None, error=None,
+        scopes=("abstract-unix", "signal"), network="all", baseline=("io_uring", "userns"), explain=True,
+        where=("seccomp_filter", "ptrace_refused"), code=None, error=None,
     )  # fmt: skip
     partial = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{PARTIAL}'"))
     assert (partial.enforcement, partial.errata, partial.scopes, partial.network, partial.baseline) == ("partial", None, (), "none", ())
+    assert (partial.explain, partial.where) == (False, ())
 
 
 def test_it_passes_probe_json_and_the_policys_options(tmp_path: Path) -> None:
@@ -59,6 +65,8 @@ def test_it_passes_probe_json_and_the_policys_options(tmp_path: Path) -> None:
 CASES = {
     "NO_LANDLOCK": ("echo 'landlock-run: Landlock is not supported by this kernel (ENOSYS)' >&2; exit 125",
                     "landlock-run: Landlock is not supported by this kernel (ENOSYS)"),
+    "SECCOMP": ("echo 'landlock-run: a seccomp filter refuses the Landlock system calls (Seccomp: 2 ...): EPERM' >&2; exit 125",
+                "landlock-run: a seccomp filter refuses the Landlock system calls (Seccomp: 2 ...): EPERM"),
     "EXEC": ("echo 'something broke' >&2; exit 3", "something broke"),
     "SIGNAL": ("kill -TERM $$", "probe was killed by SIGTERM"),
     "OUTPUT": ("echo 'landlock: fully enforced'", "unreadable probe output: 'landlock: fully enforced'"),
@@ -71,6 +79,7 @@ def test_unusable_with_a_code_and_a_message(tmp_path: Path, code: str) -> None:
     p = lr.probe(launcher=fake_launcher(tmp_path, body))
     assert (p.enforced, p.enforcement, p.code, p.error) == (False, "unusable", code, error)
     assert (p.abi, p.abi_used, p.errata, p.scopes, p.baseline, p.network) == (None, None, None, (), (), "none")
+    assert (p.explain, p.where) == (False, ("seccomp_filter",) if code == "SECCOMP" else ())
 
 
 def test_unusable_output_a_timeout_a_missing_launcher_bad_options(tmp_path: Path) -> None:

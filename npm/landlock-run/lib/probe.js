@@ -10,9 +10,14 @@ const FAILURE_PREFIX = 'landlock-run: ';
 const MAX_OUTPUT = 1 << 20;
 const NETWORK_CONFINED = ['all', 'tcp', 'udp', 'tcp,udp', 'nothing'];
 
+// The launcher's line when a seccomp filter (a container's profile) refuses the Landlock
+// system calls: the one refusal a harness can fix in the runtime's settings.
+const SECCOMP_REFUSAL = 'landlock-run: a seccomp filter refuses the Landlock system calls';
+const WHERE = ['seccomp_filter', 'ptrace_refused', 'proc_missing'];
+
 const unusable = (code, error) => ({
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, udp: false, scopes: [],
-	networkConfined: 'nothing', network: 'none', baseline: [],
+	networkConfined: 'nothing', network: 'none', baseline: [], explain: false, where: code === 'SECCOMP' ? ['seccomp_filter'] : [],
 	code, error,
 });
 const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
@@ -40,7 +45,7 @@ function interpret(run, { file, timeoutMs }) {
 	if (run.status !== 0) {
 		const line = String(run.stderr).split('\n').find((l) => l.startsWith(FAILURE_PREFIX));
 		// the launcher's own refusal: the host, or (see blame) the policy
-		if (run.status === 125 && line) return unusable('NO_LANDLOCK', line);
+		if (run.status === 125 && line) return unusable(line.startsWith(SECCOMP_REFUSAL) ? 'SECCOMP' : 'NO_LANDLOCK', line);
 		return unusable('EXEC', line || firstLine(run.stderr) || `probe exited with status ${run.status}`);
 	}
 	let facts;
@@ -65,6 +70,8 @@ function interpret(run, { file, timeoutMs }) {
 		networkConfined: NETWORK_CONFINED.includes(facts.network_confined) ? facts.network_confined : 'nothing',
 		network: typeof facts.network === 'string' ? facts.network : 'none',
 		baseline: Array.isArray(facts.baseline) ? facts.baseline.filter((s) => typeof s === 'string') : [],
+		explain: facts.explain === true,
+		where: Array.isArray(facts.where) ? facts.where.filter((s) => WHERE.includes(s)) : [],
 		code: null,
 		error: null,
 	};

@@ -20,9 +20,18 @@ test('probe: full enforcement', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'full', abi: 10, abiUsed: 10, errata: 15, pathnameSockets: true,
-		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], networkConfined: 'nothing', network: 'none', baseline: [], code: null,
-		error: null,
+		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], networkConfined: 'nothing', network: 'none', baseline: [], explain: false,
+		where: [], code: null, error: null,
 	});
+});
+
+test('probe: whether explaining works here, and what stands in the way', async () => {
+	const inContainer = FULL.replace('}', ',"explain":true,"where":["seccomp_filter"]}');
+	let r = await probe({ launcher: fakeLauncher(`echo '${inContainer}'`) });
+	assert.deepEqual([r.explain, r.where], [true, ['seccomp_filter']]);
+	const noPtrace = FULL.replace('}', ',"explain":false,"where":["seccomp_filter","ptrace_refused","proc_missing","later"]}');
+	r = await probe({ launcher: fakeLauncher(`echo '${noPtrace}'`) });
+	assert.deepEqual([r.explain, r.where], [false, ['seccomp_filter', 'ptrace_refused', 'proc_missing']]);
 });
 
 test('probe: what the system-call filter refuses: network and baseline', async () => {
@@ -39,7 +48,7 @@ test('probe: partial enforcement on an old ABI, errata unknown', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, pathnameSockets: false,
-		tcp: false, udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], code: null, error: null,
+		tcp: false, udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], explain: false, where: [], code: null, error: null,
 	});
 });
 
@@ -53,7 +62,7 @@ test('probe: passes --probe --json and the policy options', async () => {
 
 const unusableShape = {
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false,
-	udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [],
+	udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], explain: false, where: [],
 };
 
 test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line', async () => {
@@ -62,6 +71,13 @@ test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line',
 	assert.deepEqual(await probe({ launcher }), { ...unusableShape, code: 'NO_LANDLOCK', error: line });
 	// with a policy too: the bare probe fails as well, so it is the host
 	assert.deepEqual(await probe({ launcher, policy: { ro: ['/x'] } }), { ...unusableShape, code: 'NO_LANDLOCK', error: line });
+});
+
+test('probe: a seccomp filter that refuses the Landlock calls is SECCOMP, and where says so', async () => {
+	const line = 'landlock-run: a seccomp filter refuses the Landlock system calls (Seccomp: 2 in /proc/self/status): ' +
+		'allow ...: Operation not permitted';
+	const launcher = fakeLauncher(`echo '${line}' >&2; exit 125`);
+	assert.deepEqual(await probe({ launcher }), { ...unusableShape, where: ['seccomp_filter'], code: 'SECCOMP', error: line });
 });
 
 test('probe: refused with a policy, enforced without one -> POLICY with the launcher line', async () => {

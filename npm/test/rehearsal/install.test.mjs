@@ -51,6 +51,10 @@ test(`probe(): this kernel's ABI (${kernelAbi}) and ${kernelAbi >= FULL_ABI ? 'f
 	assert.equal(p.udp, kernelAbi >= rightAbi('udp_connect'));
 	assert.equal(p.tcp, kernelAbi >= 4);
 	assert.deepEqual(p.scopes, kernelAbi >= 6 ? ['abstract-unix', 'signal'] : []);
+	// the tests run where ptrace and /proc work; a seccomp filter only where the runner has one
+	assert.equal(p.explain, true);
+	const filtered = /^Seccomp:\s*2$/m.test(readFileSync('/proc/self/status', 'utf8'));
+	assert.deepEqual(p.where, filtered ? ['seccomp_filter'] : []);
 });
 
 test('probe({policy}): an older ABI is partial; a policy this host cannot enforce is POLICY, not NO_LANDLOCK', async () => {

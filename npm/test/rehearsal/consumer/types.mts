@@ -1,7 +1,7 @@
 // Compiled by api.test.mjs with tsc --strict, without and with @types/node: the
 // declarations must stand alone (so no console here either), and narrow as documented.
 import { command, grantArgs, isLauncherFailure, launcherPath, POLICY_OPTIONS, probe, spawnConfined } from 'landlock-run';
-import type { ConfinedStatus, Enforcement, Policy, ProbeErrorCode, ProbeResult, Scope } from 'landlock-run';
+import type { ConfinedStatus, Enforcement, Policy, ProbeErrorCode, ProbeResult, Scope, Where } from 'landlock-run';
 import * as compat from 'landlock-run/compat';
 
 export const seen: unknown[] = [];
@@ -11,11 +11,13 @@ if (result.enforced) {
 	const level: 'full' | 'partial' = result.enforcement;
 	const scopes: Scope[] = result.scopes;
 	const ipc: boolean = result.pathnameSockets && result.udp;
-	seen.push(abi, level, scopes, ipc, result.errata ?? 'no errata');
+	const where: Where[] = result.where;
+	seen.push(abi, level, scopes, ipc, result.errata ?? 'no errata', result.explain, where);
 } else {
 	const code: ProbeErrorCode = result.code;
+	const filtered: boolean = code === 'SECCOMP' && result.where.includes('seccomp_filter');
 	const why: string = result.error;
-	seen.push(code, why.length);
+	seen.push(code, why.length, filtered);
 }
 const policy: Policy = {
 	ro: ['/usr'], rw: ['/tmp'], roTry: [], rwTry: [], hide: ['/root/.ssh'], unix: ['/dev/log'], tcpBind: 'none', tcpConnect: [443, '8000-8999'],

@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# Where the place the launcher runs in stands in its way (issue 29): a seccomp
+# filter that refuses the Landlock calls (a container runtime's profile: EPERM
+# from Docker's before 20.10.18, ENOSYS from runc for calls newer than its
+# profile), ptrace refused, /proc not mounted. Each is named in the one failure
+# line, with the setting that fixes it, instead of a wrong cause ("Landlock is
+# not supported by this kernel" on a kernel that has it); the probe says
+# whether explaining works and what it met (explain=, where=). The filters are
+# tests/fault.c's, on the real kernel; each refusal beside the run that works
+# without what refuses. Yama's ptrace_scope (not built into this host's
+# kernel) is proven in the kernel matrix's yama guests.
+
+load helpers
+
+setup() {
+	require_landlock
+	out_dir
+}
+
+LANDLOCK_CALLS=landlock_create_ruleset,landlock_add_rule,landlock_restrict_self
+FILTER_LINE="landlock-run: a seccomp filter refuses the Landlock system calls (Seccomp: 2 in /proc/self/status): allow landlock_create_ruleset, landlock_add_rule and landlock_restrict_self in its profile (--security-opt seccomp=PROFILE; the defaults of podman, containerd 1.6+ and Docker 20.10.18+ do)"
+NO_PROC=": mount it (mount -t proc proc /proc)"
+
+# refused_with LINE CMD...: CMD fails closed (125, no stdout, the marker
+# absent) with exactly the stderr line LINE.
+refused_with() {
+	local line=$1
+	shift
+	run --separate-stderr "$@"
+	assert_equal "$status" 125
+	assert_equal "$output" ""
+	assert_equal "$stderr" "$line"
+	assert_file_not_exists "$MARKER"
+}
+
+# in_mounts SCRIPT: the sh SCRIPT in a mount namespace of its own.
+in_mounts() {
+	unshare --mount true 2>/dev/null || skip "no mount namespace here (unshare --mount)"
+	run --separate-stderr unshare --mount sh -c "$1"
+}
+
+# probe_key KEY: KEY's value in the text report in $output.
+probe_key() { sed -n "s/^$1=//p" <<<"$output"; }
+
+@test "a filter answering EPERM to the Landlock calls (Docker before 20.10.18) is named, with the profile setting" {
+	refused_with "$FILTER_LINE: Operation not permitted" \
+		"$FAULT" "$LANDLOCK_CALLS" EPERM -- "$LR" --rw "$OUT" "${RAN[@]}"
+	refused_with "$FILTER_LINE: Operation not permitted" "$FAULT" "$LANDLOCK_CALLS" EPERM -- "$LR" --probe
+	refused_with "$FILTER_LINE: Operation not permitted" "$FAULT" "$LANDLOCK_CALLS" EPERM -- "$LR" --probe --json
+	# control: the same run without the filter confines and runs
+	run --separate-stderr "$LR" --rw "$OUT" "${RAN[@]}"
+	assert_success
+	assert_file_exists "$MARKER"
+}
+
+@test "a filter answering ENOSYS (runc, for calls newer than the profile) is named, not 'not supported by this kernel'" {
+	refused_with "$FILTER_LINE: Function not implemented" \
+		"$FAULT" "$LANDLOCK_CALLS" ENOSYS -- "$LR" --rw "$OUT" "${RAN[@]}"
+	refused_with "$FILTER_LINE: Function not implemented" \
+		"$FAULT" "$LANDLOCK_CALLS" ENOSYS -- "$LR" --probe --json
+	# any errno the kernel's version query never gives is the filter's too
+	refused_with "$FILTER_LINE: Invalid argument" \
+		"$FAULT" landlock_create_ruleset EINVAL --arg2 1 -- "$LR" --rw "$OUT" "${RAN[@]}"
+	# control: a kernel without Landlock, ENOSYS with no filter, is
+	# tests/arm64-qemu-user.bats's "Landlock is not supported by this kernel"
+}
+
+@test "the kernel's own LSM list decides where it is readable: landlock listed, the filter; not listed, the kernel" {
+	local fault="'$FAULT' $LANDLOCK_CALLS"
+	# the real list, from securityfs mounted here
+	in_mounts "mount -t securityfs none /sys/kernel/security &&
+		grep -q landlock /sys/kernel/security/lsm && $fault ENOSYS -- '$LR' --probe"
+	assert_equal "$status" 125
+	assert_equal "$stderr" "$FILTER_LINE: Function not implemented"
+	# a list without landlock: the kernel lacks it, whatever the filter answered
+	in_mounts "mount -t tmpfs none /sys/kernel/security && echo capability,yama >/sys/kernel/security/lsm &&
+		$fault ENOSYS -- '$LR' --probe"
+	assert_equal "$status" 125
+	assert_equal "$stderr" "landlock-run: Landlock is not supported by this kernel (it needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK): Function not implemented"
+	in_mounts "mount -t tmpfs none /sys/kernel/security && echo capability,yama >/sys/kernel/security/lsm &&
+		$fault EPERM -- '$LR' --probe"
+	assert_equal "$status" 125
+	assert_equal "$stderr" "landlock-run: cannot query the Landlock ABI version: Operation not permitted"
+}
+
+@test "without /proc a filter cannot be told from the kernel, and the line says so" {
+	in_mounts "mount -t tmpfs none /proc && '$FAULT' $LANDLOCK_CALLS EPERM -- '$LR' --rw '$OUT' ${RAN[*]@Q}"
+	assert_equal "$status" 125
+	assert_equal "$output" ""
+	assert_equal "$stderr" "landlock-run: cannot query the Landlock ABI version (without /proc, no telling if a seccomp filter answered): Operation not permitted"
+	assert_file_not_exists "$MARKER"
+}
+
+@test "probe under a filter that lets Landlock through (a container's default): passes, where=seccomp_filter" {
+	# a filter that matches no call: no ruleset is descriptor 999
+	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- "$LR" --probe -v
+	assert_success
+	assert_equal "$(probe_key where)" seccomp_filter
+	assert_equal "$(probe_key explain)" yes
+	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- "$LR" --probe --json
+	assert_success
+	assert_output --partial '"explain":true,"where":["seccomp_filter"],"self_test":"passed"}'
+	# control: from this shell, where says what this shell runs under
+	run --separate-stderr "$LR" --probe -v
+	assert_success
+	assert_equal "$(probe_key where)" "$(where_here)"
+}
+
+@test "ptrace refused by a filter: --explain and --learn name ptrace and the profile, the probe says explain=no" {
+	# make sanitize: LeakSanitizer stops the world with the ptrace taken away here.
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	local why="needs ptrace to watch the command, and a seccomp filter refuses it (Seccomp: 2 in /proc/self/status): allow ptrace in its profile (--security-opt seccomp=PROFILE): Operation not permitted"
+	refused_with "landlock-run: --explain $why" "$FAULT" ptrace EPERM -- "$LR" --explain "${RAN[@]}"
+	refused_with "landlock-run: --learn $why" "$FAULT" ptrace EPERM -- "$LR" --learn "$OUT/policy" "${RAN[@]}"
+	assert_file_not_exists "$OUT/policy"
+	run --separate-stderr "$FAULT" ptrace EPERM -- "$LR" --probe -v
+	assert_success
+	assert_equal "$(probe_key explain)" no
+	assert_equal "$(probe_key where)" seccomp_filter,ptrace_refused
+	run --separate-stderr "$FAULT" ptrace EPERM -- "$LR" --probe --json
+	assert_output --partial '"explain":false,"where":["seccomp_filter","ptrace_refused"],'
+	# control: a filter that leaves ptrace alone; --explain watches and the probe says so
+	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- "$LR" --explain --rw "$OUT" "${RAN[@]}"
+	assert_success
+	assert_file_exists "$MARKER"
+	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- "$LR" --probe -v
+	assert_equal "$(probe_key explain)" yes
+}
+
+@test "/proc not mounted: --explain, --learn, --hide and -v say they need it; the probe says explain=no, where=proc_missing" {
+	echo secret >"$OUT/secret"
+	local lr="'$LR'" ran="${RAN[*]@Q}" mode
+	for mode in "--explain --rw $OUT" "--learn $OUT/policy"; do
+		in_mounts "mount -t tmpfs none /proc && $lr $mode $ran"
+		assert_equal "$status" 125
+		assert_equal "$stderr" "landlock-run: ${mode%% *} needs /proc to follow the command's paths and descriptors (/proc/PID)$NO_PROC"
+		assert_file_not_exists "$MARKER"
+	done
+	assert_file_not_exists "$OUT/policy"
+	in_mounts "mount -t tmpfs none /proc && $lr --hide '$OUT/secret' -- cat '$OUT/secret'"
+	assert_equal "$status" 125
+	assert_equal "$output" ""
+	assert_equal "$stderr" "landlock-run: --hide needs /proc to name the paths it opens (/proc/self/fd)$NO_PROC"
+	in_mounts "mount -t tmpfs none /proc && $lr -v --rw '$OUT' $ran 2>&1 >/dev/null | grep -v '^landlock-run policy: '"
+	assert_output "landlock-run: -v needs /proc to name the paths of the grants (/proc/self/fd)$NO_PROC"
+	assert_file_not_exists "$MARKER"
+	# a plain run needs no /proc: it confines and runs
+	in_mounts "mount -t tmpfs none /proc && $lr --rw '$OUT' $ran && $lr -- sh -c 'echo x >$OUT/denied'"
+	assert_failure
+	assert_file_exists "$MARKER"
+	assert_file_not_exists "$OUT/denied"
+	in_mounts "mount -t tmpfs none /proc && $lr --probe -v"
+	assert_success
+	assert_equal "$(probe_key explain)" no
+	assert_equal "$(probe_key where)" proc_missing
+}
+
+@test "control: a read-only /proc is enough for --explain, --learn, --hide and -v, and the probe says explain=yes" {
+	unshare --mount --pid --fork true 2>/dev/null || skip "no pid namespace here"
+	echo secret >"$OUT/secret"
+	local lr="'$LR'" ro="mount -t proc -o ro proc /proc"
+	run --separate-stderr unshare --mount --pid --fork sh -c "$ro && $lr --explain -- sh -c 'echo x >$OUT/e'"
+	assert_failure
+	assert_regex "${stderr_lines[0]}" "^landlock-run denied: make_reg $OUT/e \\(openat by sh\\[[0-9]+\\]\\): allow with --rw $OUT\$"
+	run --separate-stderr unshare --mount --pid --fork sh -c "$ro && $lr --learn $OUT/policy -- sh -c 'echo x >$OUT/l'"
+	assert_success
+	assert_file_contains "$OUT/policy" "^--rw=$OUT\$"
+	run --separate-stderr unshare --mount --pid --fork sh -c "$ro && $lr --hide $OUT/secret -- cat $OUT/secret"
+	assert_failure
+	assert_equal "$output" ""
+	assert_regex "$stderr" "^cat: $OUT/secret: Permission denied"
+	run --separate-stderr unshare --mount --pid --fork sh -c "$ro && $lr -v --rw $OUT -- true"
+	assert_success
+	run --separate-stderr unshare --mount --pid --fork sh -c "$ro && $lr --probe -v"
+	assert_success
+	assert_equal "$(probe_key explain)" yes
+	assert_equal "$(probe_key where)" "$(where_here)"
+}

@@ -1,0 +1,139 @@
+/*
+ * The place the launcher runs in, where it stands between the launcher and
+ * what it needs: a seccomp filter inherited from a container runtime or a
+ * service manager, Yama's ptrace_scope, /proc not mounted. Asked when a
+ * call has failed, and by --probe, so that the one failure line names the
+ * setting that refused and its fix, not a symptom ("Landlock is not
+ * supported" on a kernel that has it).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "landlock-run.h"
+
+const struct name where_names[] = {
+	{WHERE_SECCOMP, "seccomp_filter", 0, 0},
+	{WHERE_NO_PTRACE, "ptrace_refused", 0, 0},
+	{WHERE_NO_PROC, "proc_missing", 0, 0},
+	{0, NULL, 0, 0},
+};
+
+/* A small file's first SIZE - 1 bytes, terminated; 0, or -1 and errno. */
+static int read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	err = errno;
+	close(fd);
+	errno = err;
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* A number after "KEY:" on a line of /proc/self/status, in BASE; -1 when
+ * the file or the line is not there. */
+static long long status_number(const char *key, int base)
+{
+	char buf[4096], *line;
+	size_t len = strlen(key);
+
+	if (read_small("/proc/self/status", buf, sizeof buf))
+		return -1;
+	for (line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (strncmp(line, key, len) == 0 && line[len] == ':')
+			return (long long)strtoul(line + len + 1, NULL, base);
+	return -1;
+}
+
+/* /proc is mounted for this process's pid namespace: /proc/self is us. A
+ * /proc of another namespace would name other processes by our numbers. */
+int proc_mounted(void)
+{
+	char link[24], pid[24];
+	ssize_t n = readlink("/proc/self", link, sizeof link - 1);
+
+	if (n < 0)
+		return 0;
+	link[n] = '\0';
+	return strcmp(link, decimal(getpid(), pid)) == 0;
+}
+
+/* 2: under a seccomp filter (one inherited, before the launcher installs
+ * its own); 0 or 1 (strict mode) otherwise; -1: /proc cannot tell. */
+int seccomp_mode(void)
+{
+	return (int)status_number("Seccomp", 10);
+}
+
+uint64_t where_found(void)
+{
+	return (seccomp_mode() == 2 ? WHERE_SECCOMP : 0) | (proc_mounted() ? 0 : WHERE_NO_PROC);
+}
+
+void need_proc(const char *what, const char *why)
+{
+	if (!proc_mounted())
+		die("%s needs /proc to %s: mount it (mount -t proc proc /proc)", what, why);
+}
+
+/* The kernel is known to lack Landlock: its LSM list (where securityfs is
+ * mounted) does not name it, or it is older than Linux 5.13. */
+static int kernel_lacks_landlock(void)
+{
+	struct utsname u;
+	char lsm[512], *s;
+	unsigned long major;
+
+	if (read_small("/sys/kernel/security/lsm", lsm, sizeof lsm) == 0) {
+		for (s = lsm; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ','))
+			if (strncmp(s, "landlock", 8) == 0 && (s[8] == ',' || s[8] <= ' '))
+				return 0;
+		return 1;
+	}
+	if (uname(&u))
+		return 0;
+	major = strtoul(u.release, &s, 10);
+	return major < 5 || (major == 5 && *s == '.' && strtoul(s + 1, NULL, 10) < 13);
+}
+
+int landlock_filtered(void)
+{
+	int mode = seccomp_mode();
+
+	if (kernel_lacks_landlock())
+		return 0;
+	return mode < 0 ? -1 : mode == 2;
+}
+
+/* Why PTRACE_SEIZE of our own child failed, as a clause with its fix:
+ * Yama first (its setting is certain), then a filter we run under. errno
+ * is kept for the line that names it. */
+const char *ptrace_refuser(void)
+{
+	char scope[16] = "";
+	int err = errno, mode = seccomp_mode();
+	long long caps = status_number("CapEff", 16);
+
+	(void)read_small("/proc/sys/kernel/yama/ptrace_scope", scope, sizeof scope);
+	errno = err;
+	if (scope[0] == '3')
+		return "Yama forbids it (kernel.yama.ptrace_scope is 3; only a reboot lowers it)";
+	if (scope[0] == '2' && (caps < 0 || !(caps & 1LL << 19))) /* CAP_SYS_PTRACE */
+		return "Yama lets only CAP_SYS_PTRACE trace (kernel.yama.ptrace_scope is 2: "
+		       "add the capability, or set it to 1)";
+	if (mode == 2)
+		return "a seccomp filter refuses it (Seccomp: 2 in /proc/self/status): "
+		       "allow ptrace in its profile (--security-opt seccomp=PROFILE)";
+	return "this system refuses it (a security module: AppArmor, SELinux)";
+}
