@@ -57,7 +57,7 @@ endif
 # need TOOL: fail, saying what is missing, rather than install it from make.
 need = @command -v $(1) >/dev/null || { echo "make: $(1) is missing; make setup installs it" >&2; exit 1; }
 
-.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm wheel deb reproduce kernel-matrix kernel-matrix-doc bench format print-srcs
+.PHONY: all install uninstall clean demo test test-helpers setup fuzz sanitize npm wheel deb reproduce kernel-matrix kernel-matrix-doc container-matrix container-matrix-doc bench format print-srcs
 
 ifeq ($(ARCH),$(HOST_ARCH))
 all: landlock-run
@@ -186,6 +186,14 @@ kernel-matrix:
 # complete run (testing never rewrites them).
 kernel-matrix-doc: kernel-matrix
 	scripts/matrix/publish.sh
+
+# The launcher in real containers (podman, runc), beside bubblewrap; and its
+# published results: docs/container-matrix.md and the README's where-it-works table.
+container-matrix:
+	scripts/container-matrix.sh
+
+container-matrix-doc: container-matrix
+	scripts/containers/publish.sh
 
 bench:
 	scripts/bench.sh

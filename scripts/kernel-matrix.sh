@@ -6,7 +6,8 @@
 #   scripts/matrix/kernels.sh     find and download the kernels (cached)
 #   scripts/matrix/initramfs.sh   the guest userland, per architecture
 #   scripts/matrix/boot.sh        boot one kernel and judge what the guest printed
-# Results go to build/kernel-matrix/results.tsv only; `make kernel-matrix-doc`
+# Results go to build/kernel-matrix/results.tsv (and the lockdown boots' rows of the
+# where-it-works table to where.tsv) only; `make kernel-matrix-doc`
 # (scripts/matrix/publish.sh) writes them into docs/kernel-matrix.md and the README.
 # Ends with one line "N passed, N failed".
 #
@@ -34,7 +35,7 @@ make -C "$root" -s test-helpers # tryop elf reads the kernels' and launchers' he
 mapfile -t rows < <(matrix_rows)
 [ ${#rows[@]} -gt 0 ] || die "LR_MATRIX_ONLY=${LR_MATRIX_ONLY:-} matches no boot"
 mkdir -p "$work"
-rm -f "$work"/*.log "$work"/*.out "$work"/*.result "$results"
+rm -f "$work"/*.log "$work"/*.out "$work"/*.result "$work"/*.where "$work/where.tsv" "$results"
 
 declare -A kernel
 kernels=$("$m/kernels.sh")
@@ -47,13 +48,13 @@ say "booting ${#rows[@]} kernels, $jobs at a time (software emulation)"
 t_start=$(now_ms)
 running=0
 for row in "${rows[@]}"; do
-	read -r arch suite series lsm abi <<<"$row"
+	read -r arch suite series lsm abi lock <<<"$row"
 	if [ "$running" -ge "$jobs" ]; then
 		wait -n || true
 		running=$((running - 1))
 	fi
 	"$m/boot.sh" "$arch" "$suite" "$series" "$lsm" "$abi" \
-		"${kernel[$suite/$series/$(pvar "$arch" DEB_ARCH)]}" &
+		"${kernel[$suite/$series/$(pvar "$arch" DEB_ARCH)]}" "${lock#-}" &
 	running=$((running + 1))
 done
 wait || true
@@ -68,10 +69,11 @@ else
 		"LR_MATRIX_BIN_X86_64='${LR_MATRIX_BIN_X86_64:-}' LR_MATRIX_BIN_AARCH64='${LR_MATRIX_BIN_AARCH64:-}'" >"$results"
 fi
 for row in "${rows[@]}"; do
-	read -r arch suite series lsm abi <<<"$row"
-	name=$(boot_name "$arch" "$series" "$lsm")
+	read -r arch suite series lsm abi lock <<<"$row"
+	name=$(boot_name "$arch" "$series" "$lsm" "${lock#-}")
 	if [ -f "$work/$name.result" ]; then
 		cat "$work/$name.result" >>"$results"
+		cat "$work/$name.where" >>"$work/where.tsv" 2>/dev/null || true
 	else
 		say "$name: no result (boot.sh failed before judging)"
 		tally_add "$name" 0 1 >/dev/null

@@ -50,3 +50,33 @@ platform_var() {
 # Debian's python3, whose venv, pip wheel, pytest and mypy scripts/setup.sh installs (a
 # python3 earlier on PATH, such as pyenv's, has none of them).
 LR_PYTHON=/usr/bin/python3
+
+# copy_with_libs ROOT FILE...: each FILE (a program of this host) and the shared
+# libraries ldd names for it, at the same paths under ROOT (a guest's or an image's).
+copy_with_libs() {
+	local dest=$1 file lib
+	shift
+	for file; do
+		for lib in "$file" $(ldd "$file" 2>/dev/null | awk '/=> \// { print $3 } /^[ \t]*\// { print $1 }'); do
+			mkdir -p "$dest$(dirname "$lib")"
+			cp -L "$lib" "$dest$lib"
+		done
+	done
+}
+
+# judge_checks NAME OUT LOG: the verdict of what a guest or a container printed to OUT
+# (tests/guest/check.sh's lines; LOG is where to look): prints "PASSED FAILED", and
+# says on stderr (through the caller's say) each failed check, and a run without
+# LRDONE, which counts as one failure more.
+judge_checks() {
+	local name=$1 out=$2 log=$3 pass fail
+	pass=$(grep -ac 'LRCHECK PASS ' "$out" || true)
+	fail=$(grep -ac 'LRCHECK FAIL ' "$out" || true)
+	if ! grep -aq 'LRDONE' "$out"; then
+		fail=$((fail + 1))
+		say "$name: the run did not finish (no LRDONE); its output: $log"
+		grep -av 'LRCHECK ' "$out" | tail -n 15 | sed "s/^/  $name| /" >&2 || true
+	fi
+	grep -ao 'LRCHECK FAIL .*' "$out" | sed "s/^/  $name| /" >&2 || true
+	echo "$pass $fail"
+}

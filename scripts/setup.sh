@@ -74,12 +74,13 @@ group_sanitize() {
 	group_fuzz
 }
 # The kernel matrix: both toolchains, qemu, the guest's busybox, the decompressors
-# of Debian's kernel images, and Debian's arm64 package lists (apt-get download of
-# arm64 kernels and busybox).
+# of Debian's kernel images, Debian's arm64 package lists (apt-get download of
+# arm64 kernels and busybox), and bubblewrap for the lockdown boots.
 group_matrix() {
 	group_build_x86_64
 	group_build_aarch64
 	need_packages qemu-system-x86 qemu-system-arm busybox-static cpio gzip xz-utils zstd
+	need_packages bubblewrap # the lockdown boots' control, copied into the x86_64 guest
 	[ -z "${LR_SETUP_LIST:-}" ] || return 0
 	ls /var/lib/apt/lists/*_binary-arm64_Packages* >/dev/null 2>&1 && return 0
 	echo "landlock-run setup: apt lists lack arm64: apt-get update" >&2
@@ -92,7 +93,7 @@ group_matrix() {
 group_containers() {
 	group_build_x86_64
 	need_packages podman runc uidmap bubblewrap busybox-static
-	command -v node >/dev/null && command -v npm >/dev/null || need_packages nodejs npm
+	need_node
 }
 group_bench() {
 	group_build_x86_64

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test: install what is missing, build, run every suite, and end with
 # one line "N passed, N failed" summing them all. Exit non-zero on any failure.
-#   LR_SUITES="bats npm python matrix audit" limits the run to some suites.
+#   LR_SUITES="bats npm python matrix containers audit" limits the run to some suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/tally.sh
@@ -21,7 +21,7 @@ scripts/setup.sh all || exit 1
 make -s all test-helpers || exit 1
 make -s ARCH=aarch64 all test-helpers || exit 1
 
-suites=${LR_SUITES:-bats npm python matrix audit}
+suites=${LR_SUITES:-bats npm python matrix containers audit}
 # tests/log.bats may switch the kernel's audit log on for its run (and back
 # off) to read what the log flags really do; LR_TEST_AUDIT=0 keeps it off.
 export LR_TEST_AUDIT=${LR_TEST_AUDIT-1}
@@ -32,6 +32,8 @@ for suite in $suites; do
 	npm) tally_run npm scripts/test-npm.sh ;;
 	python) tally_run python scripts/test-python.sh ;;
 	matrix) tally_run matrix scripts/kernel-matrix.sh ;;
+	# podman and runc containers, beside bubblewrap (tests/container/rows.txt)
+	containers) tally_run containers scripts/container-matrix.sh ;;
 	# --explain against the kernel's audit records (root, ABI 7; it takes
 	# /tmp/lr-heavy.lock itself unless an ancestor holds it).
 	audit) tally_run audit tests/audit/run.py ;;

@@ -3,7 +3,8 @@
 # whole userland: a static busybox, the launcher under test, tests/tryop.c and
 # tests/tty.c (static; lr-tty, beside busybox's tty), tests/sysop.c and on x86_64 tests/inject32.c,
 # tests/guest/init as /init, and in /guest the tests/guest/*.sh checks and the
-# rights table tests/rights.sh.
+# rights table tests/rights.sh; on the host's own architecture also bubblewrap
+# with its libraries (the lockdown boots' control).
 # Run by scripts/kernel-matrix.sh.
 #
 #   LR_MATRIX_BIN_X86_64, LR_MATRIX_BIN_AARCH64  the launcher to put in instead of
@@ -57,6 +58,8 @@ cp "$root/build/$arch/tryop" "$dir/root/bin/tryop"
 cp "$root/build/$arch/tty" "$dir/root/bin/lr-tty"
 cp "$root/build/$arch/sysop" "$dir/root/bin/sysop"
 [ "$arch" != x86_64 ] || cp "$root/build/$arch/inject32" "$dir/root/bin/inject32"
+# bubblewrap, the control of the lockdown boots: the host's own, on its architecture
+[ "$arch" != "$(uname -m)" ] || copy_with_libs "$dir/root" "$(command -v bwrap)"
 install -m 0755 "$root/tests/guest/init" "$dir/root/init"
 install -m 0644 "$root"/tests/guest/*.sh "$root/tests/rights.sh" "$dir/root/guest/"
 (cd "$dir/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$dir/initrd.gz"

@@ -18,18 +18,21 @@ die() {
 platform_file() { grep -l "^ARCH=$1\$" "$root"/platform/*.env | head -n1; }
 pvar() { platform_var "$(platform_file "$1")" "$2"; }
 
-# boot_name ARCH SERIES LSM: x86_64-6.12, or x86_64-6.1-nolandlock for lsm=lockdown,yama.
-boot_name() { echo "$1-$2${3/#default/}" | sed 's/lockdown,yama/-nolandlock/'; }
+# boot_name ARCH SERIES LSM [LOCK]: x86_64-6.12, x86_64-6.1-nolandlock for
+# lsm=lockdown,yama, x86_64-6.12-yama3 for the lockdown boot yama3.
+boot_name() { echo "$1-$2${3/#default/}${4:+-$4}" | sed 's/lockdown,yama/-nolandlock/'; }
 
-# matrix_rows [all]: the rows of tests/guest/kernels.txt ("ARCH SUITE SERIES LSM ABI"),
-# without comments; unless "all", only the boots whose name contains $LR_MATRIX_ONLY.
+# matrix_rows [all]: the rows of tests/guest/kernels.txt ("ARCH SUITE SERIES LSM ABI
+# LOCK", LOCK "-" where the row has none), without comments; unless "all", only the
+# boots whose name contains $LR_MATRIX_ONLY.
 matrix_rows() {
-	local arch suite series lsm abi
-	while read -r arch suite series lsm abi; do
+	local arch suite series lsm abi lock
+	while read -r arch suite series lsm abi lock; do
 		case $arch in '' | '#'*) continue ;; esac
-		[ "${1:-}" = all ] || [[ $(boot_name "$arch" "$series" "$lsm") == *"${LR_MATRIX_ONLY:-}"* ]] ||
+		lock=${lock:--}
+		[ "${1:-}" = all ] || [[ $(boot_name "$arch" "$series" "$lsm" "${lock#-}") == *"${LR_MATRIX_ONLY:-}"* ]] ||
 			continue
-		echo "$arch $suite $series $lsm $abi"
+		echo "$arch $suite $series $lsm $abi $lock"
 	done <"$root/tests/guest/kernels.txt"
 }
 
@@ -74,7 +77,7 @@ boot_image() {
 # "times", a last column with each boot's wall time.
 results_table() {
 	local head='| Kernel (Debian package) | Arch | Boot | ABI | Errata | Passed | Failed |'
-	local name arch lsm pkg version abi errata pass fail ms boot
+	local name arch lsm pkg version abi errata pass fail ms locked boot
 	if [ "${1:-}" = times ]; then
 		echo "$head Boot time |"
 		echo "|---|---|---|---|---|---|---|---|"
@@ -82,9 +85,10 @@ results_table() {
 		echo "$head"
 		echo "|---|---|---|---|---|---|---|"
 	fi
-	while IFS=$'\t' read -r name arch lsm pkg version abi errata pass fail ms; do
+	while IFS=$'\t' read -r name arch lsm pkg version abi errata pass fail ms locked; do
 		case $name in '#'*) continue ;; esac
 		[ "$lsm" = default ] && boot=default || boot="lsm=$lsm"
+		[ "${locked:--}" = - ] || boot+=", $locked"
 		printf '| %s (%s) | %s | %s | %s | %s | %s | %s |' \
 			"$version" "$pkg" "$arch" "$boot" "$abi" "$errata" "$pass" "$fail"
 		[ "${1:-}" = times ] && printf ' %d.%d s |' $((ms / 1000)) $((ms % 1000 / 100))

@@ -17,21 +17,24 @@
 E=${LR_EXPECT_ABI:?LR_EXPECT_ABI not set on the kernel command line}
 lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)
 here=$(dirname "$0")
-for f in rights expect off probe confine explain process baseline; do # rights.sh is tests/rights.sh
+for f in rights expect off probe confine explain process baseline lockdown; do # rights.sh is tests/rights.sh
 	# shellcheck source=/dev/null
 	. "$here/$f.sh"
 done
 K=$(abi_max)
 U=$E # the ABI in use: the kernel's, at most the newest the launcher knows
 [ "$U" -le "$K" ] || U=$K
-echo "LRINFO kernel=$(uname -r) arch=$(uname -m) lsm=$lsm expect_abi=$E known_abi=$K"
+echo "LRINFO kernel=$(uname -r) arch=$(uname -m) lsm=$lsm expect_abi=$E known_abi=$K lock=${LR_LOCK:--}"
 
 # NAME: the check c_NAME. WHEN: "off", only where Landlock is not enabled;
-# a number N, only where it is and the ABI in use is N or newer.
+# "lock:KIND", only in a lockdown boot of that kind (LR_LOCK, lockdown.sh:
+# userns, yama1 to yama3), which runs nothing else; a number N, only where
+# Landlock is enabled and the ABI in use is N or newer.
 while read -r name when; do
 	case $when in
 	off) [ "$E" = 0 ] || continue ;;
-	*) if [ "$E" = 0 ] || ! at_least "$when"; then continue; fi ;;
+	lock:*) [ "${LR_LOCK%[0-9]}" = "${when#lock:}" ] || continue ;;
+	*) if [ -n "${LR_LOCK:-}" ] || [ "$E" = 0 ] || ! at_least "$when"; then continue; fi ;;
 	esac
 	check "$name" "c_$name" </dev/null # no check may eat the table
 done <<'TABLE'
@@ -78,5 +81,7 @@ caps_dropped          1
 no_network            1
 baseline              1
 metadata              1
+lock_userns           lock:userns
+lock_yama             lock:yama
 TABLE
 echo LRDONE
