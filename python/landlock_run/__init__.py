@@ -23,7 +23,7 @@ from ._policy import (
     SyscallGroup,
     grant_args,
 )
-from ._probe import ProbeErrorCode, ProbeResult, probe
+from ._probe import NetworkConfined, ProbeErrorCode, ProbeResult, probe
 from ._run import (
     Arg,
     ConfinedCompleted,
@@ -40,7 +40,7 @@ from ._status import ConfinedStatus, Enforcement
 __all__ = [
     "POLICY_OPTIONS", "SCOPES", "SYSCALL_GROUPS", "Arg", "ConfinedCompleted", "ConfinedProcess", "ConfinedProcessError",
     "ConfinedStatus", "ConfinedTimeout", "Denial", "Enforcement", "FsDenial", "LauncherError", "LauncherErrorCode",
-    "NetDenial", "PathArg", "Policy", "PolicyDict", "PolicyError", "PolicyLike", "Port", "Ports", "ProbeErrorCode",
+    "NetDenial", "NetworkConfined", "PathArg", "Policy", "PolicyDict", "PolicyError", "PolicyLike", "Port", "Ports", "ProbeErrorCode",
     "ProbeResult", "Scope", "ScopeDenial", "SyscallDenial", "SyscallGroup", "UnlistedDenials", "UnseenCalls", "command",
     "grant_args", "is_launcher_failure", "launcher_path", "parse_denials", "probe", "run", "spawn_confined",
 ]  # fmt: skip

@@ -25,6 +25,8 @@ ProbeErrorCode: TypeAlias = Literal[
     "UNSUPPORTED_PLATFORM", "WRONG_PLATFORM", "NOT_INSTALLED", "NO_LANDLOCK", "SECCOMP", "POLICY", "TIMEOUT", "SIGNAL",
     "EXEC", "OUTPUT", "OPTIONS",
 ]  # fmt: skip
+NetworkConfined: TypeAlias = Literal["all", "tcp", "udp", "tcp,udp", "nothing"]
+_NETWORK_CONFINED: dict[str, NetworkConfined] = {"all": "all", "tcp": "tcp", "udp": "udp", "tcp,udp": "tcp,udp", "nothing": "nothing"}
 MAX_OUTPUT = 1 << 20
 # The launcher's line when a seccomp filter (a container's profile) refuses the Landlock
 # system calls: the one refusal a harness can fix in the runtime's settings.
@@ -56,9 +58,10 @@ class ProbeResult:
     """UDP bind, connect and send can be confined (ABI 10)."""
     scopes: tuple[str, ...]
     """The scopes that can be confined (ABI 6)."""
-    network: str
+    network_confined: NetworkConfined
     """What this policy confines of the network: 'all' (no_network), the protocols whose
-    ports are confined ('tcp', 'udp', 'tcp,udp'), or 'none'."""
+    ports are confined ('tcp', 'udp', 'tcp,udp'), or 'nothing'. (The launcher's deprecated
+    key network, which says 'none' for 'nothing', is not read.)"""
     baseline: tuple[str, ...]
     """The system-call groups this policy's filter refuses."""
     explain: bool
@@ -81,7 +84,7 @@ class ProbeResult:
 def unusable(code: ProbeErrorCode, error: str) -> ProbeResult:
     return ProbeResult(
         enforced=False, enforcement="unusable", abi=None, abi_used=None, errata=None, pathname_sockets=False,
-        tcp=False, udp=False, scopes=(), network="none", baseline=(), explain=False,
+        tcp=False, udp=False, scopes=(), network_confined="nothing", baseline=(), explain=False,
         where=("seccomp_filter",) if code == "SECCOMP" else (), code=code, error=error,
     )  # fmt: skip
 
@@ -186,7 +189,7 @@ def _interpret(ran: Ran, file: str, timeout: float) -> ProbeResult:
         tcp=facts.get("tcp") is True,
         udp=facts.get("udp") is True,
         scopes=strings("scopes"),
-        network=facts["network"] if isinstance(facts.get("network"), str) else "none",
+        network_confined=_NETWORK_CONFINED.get(str(facts.get("network_confined")), "nothing"),
         baseline=strings("baseline"),
         explain=facts.get("explain") is True,
         where=tuple(w for w in strings("where") if w in WHERE),

@@ -12,7 +12,7 @@ import landlock_run as lr
 from support import FULL_ABI, KERNEL_ABI, KNOWN_ABI, fake_launcher, needs_landlock, right_abi
 
 FULL = ('{"abi":10,"abi_used":10,"enforcement":"full","errata":15,"pathname_sockets":true,"tcp":true,"udp":true,'
-        '"scopes":["abstract-unix","signal"],"network":"all","baseline":["io_uring","userns"],"explain":true,'
+        '"scopes":["abstract-unix","signal"],"network_confined":"all","network":"all","baseline":["io_uring","userns"],"explain":true,'
         '"where":["seccomp_filter","ptrace_refused","later"],"new_key":[1]}')  # fmt: skip
 PARTIAL = '{"abi":2,"abi_used":2,"enforcement":"partial","errata":null,"pathname_sockets":false,"tcp":false,"udp":false,"scopes":[]}'
 
@@ -26,7 +26,7 @@ def test_this_kernels_abi_and_verdict() -> None:
     assert p.pathname_sockets == (KERNEL_ABI >= right_abi("resolve_unix"))
     assert (p.tcp, p.udp) == (KERNEL_ABI >= 4, KERNEL_ABI >= right_abi("udp_connect"))
     assert p.scopes == (("abstract-unix", "signal") if KERNEL_ABI >= 6 else ())
-    assert "io_uring" in p.baseline and p.network == "none"
+    assert "io_uring" in p.baseline and p.network_confined == "nothing"
     # the tests run where ptrace and /proc work; a seccomp filter only where the runner has one
     filtered = any(line.split() == ["Seccomp:", "2"] for line in Path("/proc/self/status").read_text().splitlines())
     assert (p.explain, p.where) == (True, ("seccomp_filter",) if filtered else ())
@@ -36,7 +36,12 @@ def test_this_kernels_abi_and_verdict() -> None:
 def test_a_policy_an_older_abi_is_partial_one_this_host_cannot_enforce_is_policy(tmp_path: Path) -> None:
     p = lr.probe(policy=lr.Policy(abi=3))
     assert (p.enforcement, p.abi, p.abi_used, p.tcp) == ("partial", KERNEL_ABI, 3, False)
-    assert lr.probe(policy={"no_network": True}).network == "all"
+    assert lr.probe(policy={"no_network": True}).network_confined == "all"
+    assert lr.probe(policy={"tcp_connect": [443]}).network_confined == ("tcp" if KERNEL_ABI >= 4 else "nothing")
+    # a future key: what is not one of the documented values is 'nothing', not whatever came
+    facts = FULL.replace('"network_confined":"all"', '"network_confined":"sctp"')
+    odd = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{facts}'"))
+    assert odd.network_confined == "nothing"
     for policy in (lr.Policy(abi=3, strict=True), lr.Policy(ro=[tmp_path / "nonexistent"])):
         s = lr.probe(policy=policy)
         assert (s.enforcement, s.code, s.enforced) == ("unusable", "POLICY", False), policy
@@ -47,11 +52,11 @@ def test_the_report_read_from_a_stand_in(tmp_path: Path) -> None:
     full = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{FULL}'"))
     assert full == lr.ProbeResult(
         enforced=True, enforcement="full", abi=10, abi_used=10, errata=15, pathname_sockets=True, tcp=True, udp=True,
-        scopes=("abstract-unix", "signal"), network="all", baseline=("io_uring", "userns"), explain=True,
+        scopes=("abstract-unix", "signal"), network_confined="all", baseline=("io_uring", "userns"), explain=True,
         where=("seccomp_filter", "ptrace_refused"), code=None, error=None,
     )  # fmt: skip
     partial = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{PARTIAL}'"))
-    assert (partial.enforcement, partial.errata, partial.scopes, partial.network, partial.baseline) == ("partial", None, (), "none", ())
+    assert (partial.enforcement, partial.errata, partial.scopes, partial.network_confined, partial.baseline) == ("partial", None, (), "nothing", ())
     assert (partial.explain, partial.where) == (False, ())
 
 
@@ -78,7 +83,7 @@ def test_unusable_with_a_code_and_a_message(tmp_path: Path, code: str) -> None:
     body, error = CASES[code]
     p = lr.probe(launcher=fake_launcher(tmp_path, body))
     assert (p.enforced, p.enforcement, p.code, p.error) == (False, "unusable", code, error)
-    assert (p.abi, p.abi_used, p.errata, p.scopes, p.baseline, p.network) == (None, None, None, (), (), "none")
+    assert (p.abi, p.abi_used, p.errata, p.scopes, p.baseline, p.network_confined) == (None, None, None, (), (), "nothing")
     assert (p.explain, p.where) == (False, ("seccomp_filter",) if code == "SECCOMP" else ())
 
 
