@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "landlock-run.h"
@@ -95,76 +94,15 @@ void die_with_parent(pid_t parent)
 		die("--die-with-parent: the parent process %d has already exited", (int)parent);
 }
 
-/* Signal masks as the kernel takes them: musl's sigset_t calls would cost
- * more code than the two system calls. */
-#define SIGBIT(s) (1ULL << ((s)-1))
-/* Passed on to the command when it runs in a child of the launcher. */
-#define RELAYED                                                                                  \
-	(SIGBIT(SIGHUP) | SIGBIT(SIGINT) | SIGBIT(SIGQUIT) | SIGBIT(SIGTERM) | SIGBIT(SIGUSR1) | \
-	 SIGBIT(SIGUSR2))
-
-static long mask_signals(int how, const uint64_t *set, uint64_t *old)
-{
-	return syscall(SYS_rt_sigprocmask, how, set, old, sizeof *set);
-}
-
-/* The launcher, left waiting: nothing of the caller's beyond stdio stays
- * open here; it exits as the command did, by the same signal if need be. */
-__attribute__((noreturn)) static void wait_relaying(pid_t child, const uint64_t *set)
-{
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
-	int sig, status;
-
-	if (syscall(SYS_close_range, 3U, ~0U, 0U))
-		die_errno("--new-session: cannot close the waiting launcher's descriptors");
-	for (;;) {
-		sig = (int)syscall(SYS_rt_sigtimedwait, set, NULL, NULL, sizeof *set);
-		if (sig == SIGCHLD && waitpid(child, &status, WNOHANG) == child)
-			break;
-		if (sig > 0 && sig != SIGCHLD && kill(child, sig) && errno != ESRCH)
-			die_errno("--new-session: cannot pass signal %d on", sig);
-	}
-	if (WIFEXITED(status))
-		exit(WEXITSTATUS(status));
-	/* Killed: die of the same signal, so the caller sees the same status.
-	 * Should any step fail, the exit below still tells which signal. */
-	sig = WTERMSIG(status);
-	(void)sigaction(sig, &dfl, NULL);
-	(void)kill(getpid(), sig);
-	(void)mask_signals(SIG_UNBLOCK, set, NULL);
-	exit(128 + sig);
-}
-
 /*
  * setsid(2) refuses a process group leader, which is what a shell with job
- * control makes of every command it runs: then the command runs in a child
- * that leads the new session, and dies with the launcher, which waits for
- * it and passes on the signals a terminal or a supervisor sends.
+ * control makes of every command it runs: then the launcher supervises
+ * (supervise.c), and the command, its child, is no leader.
  */
 void new_session(void)
 {
-	struct sigaction dfl = {.sa_handler = SIG_DFL}, caller;
-	uint64_t set = RELAYED | SIGBIT(SIGCHLD), mask;
-	pid_t launcher = getpid(), child;
-
-	if (setsid() >= 0)
-		return;
-	if (errno != EPERM)
+	if (setsid() < 0)
 		die_errno("--new-session: cannot start a session");
-	/* Blocked before the fork, so that no signal is lost; and SIGCHLD not
-	 * ignored, or the kernel would reap the child unwaited. */
-	if (mask_signals(SIG_BLOCK, &set, &mask) || sigaction(SIGCHLD, &dfl, &caller))
-		die_errno("--new-session: cannot set up the signals");
-	child = _Fork();
-	if (child < 0)
-		die_errno("--new-session: cannot fork");
-	if (child > 0)
-		wait_relaying(child, &set);
-	if (sigaction(SIGCHLD, &caller, NULL) || mask_signals(SIG_SETMASK, &mask, NULL) ||
-	    setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0))
-		die_errno("--new-session: cannot start a session in the child");
-	if (getppid() != launcher)
-		die("--new-session: the waiting launcher has exited");
 }
 
 /* Every descriptor above stderr, whoever opened it: close-on-exec, so that

@@ -83,7 +83,13 @@ static const char usage_text[] =
 	"Process:\n"
 	"  --keep-caps          keep the caller's capabilities (dangerous: root stays root)\n"
 	"  --new-session        run COMMAND in a new session: no controlling terminal\n"
-	"  --die-with-parent    kill COMMAND when the caller of landlock-run exits\n"
+	"  --kill-tree          stay COMMAND's parent, and when it exits (or the launcher\n"
+	"                       gets SIGTERM, SIGINT, SIGHUP or SIGQUIT) kill every\n"
+	"                       process it started (also on with --die-with-parent,\n"
+	"                       with --explain and --learn, and for --new-session\n"
+	"                       from a process group leader)\n"
+	"  --die-with-parent    end COMMAND and all it started when the caller of\n"
+	"                       landlock-run exits\n"
 	"  --close-fds          close the descriptors above 2 that COMMAND would inherit\n"
 	"  --clearenv           empty COMMAND's environment\n"
 	"  --setenv VAR=VALUE   set VAR in it (these three in command-line order)\n"
@@ -137,6 +143,7 @@ enum option_id {
 	OPT_HIDE,
 	OPT_NEW_SESSION,
 	OPT_DIE_WITH_PARENT,
+	OPT_KILL_TREE,
 	OPT_CLOSE_FDS,
 	OPT_CLEARENV,
 	OPT_SETENV,
@@ -174,6 +181,7 @@ static const struct option options[] = {
 	{"keep-caps", no_argument, NULL, OPT_KEEP_CAPS},
 	{"new-session", no_argument, NULL, OPT_NEW_SESSION},
 	{"die-with-parent", no_argument, NULL, OPT_DIE_WITH_PARENT},
+	{"kill-tree", no_argument, NULL, OPT_KILL_TREE},
 	{"close-fds", no_argument, NULL, OPT_CLOSE_FDS},
 	{"clearenv", no_argument, NULL, OPT_CLEARENV},
 	{"setenv", required_argument, NULL, OPT_SETENV},
@@ -420,6 +428,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 		r->die_with_parent = 1;
 		r->parent = getppid();
 		break;
+	case OPT_KILL_TREE: r->kill_tree = 1; break;
 	case OPT_CLOSE_FDS: r->close_fds = 1; break;
 	case OPT_CLEARENV: r->env[r->nenv++] = NULL; break;
 	case OPT_SETENV: r->env[r->nenv++] = env_edit("--setenv", arg, 1, at); break;
@@ -480,6 +489,8 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 		    policy_option(r));
 	if (r->probe && r->status_fd >= 0)
 		die("--probe runs no command: remove --status-fd");
+	if (r->probe && r->kill_tree)
+		die("--probe runs no command: remove --kill-tree");
 	if (r->probe && (dashdash || optind < argc))
 		die("--probe runs no command: remove '%s' and what follows",
 		    dashdash ? "--" : argv[optind]);
@@ -619,6 +630,30 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 	fail(EXIT_CANNOT_EXEC, "cannot execute %s: %s", command[0], strerror(err));
 }
 
+/*
+ * The whole-tree mode (supervise.c): asked for, or what an option needs.
+ * --die-with-parent: a parent-death signal reaches COMMAND alone, never
+ * what it started. --new-session from a process group leader: setsid(2)
+ * works only in a child. --explain, --learn: the tracer is a parent.
+ */
+static int whole_tree(const struct request *r)
+{
+	return r->kill_tree || r->die_with_parent || tracing(r) ||
+	       (r->new_session && getpgrp() == getpid());
+}
+
+/* The supervisor, named for messages by the option that asked for it; it
+ * needs /proc, the tracer to follow what the command's calls name. */
+static void start_supervisor(struct supervisor *sv, const struct request *r)
+{
+	if (tracing(r))
+		supervise_start(sv, r->learn ? "--learn" : "--explain",
+				"follow the command's paths and descriptors (/proc/PID)");
+	else
+		supervise_start(sv, "--kill-tree",
+				"find what COMMAND leaves running (/proc/thread-self/children)");
+}
+
 /* --probe: the same policy, proven in a child instead of enforced here. */
 __attribute__((noreturn)) static void answer_probe(const struct policy *p, int ruleset)
 {
@@ -639,6 +674,7 @@ int main(int argc, char **argv)
 	struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
 	struct out *verbose = NULL;
 	struct caller caller;
+	struct supervisor sv;
 	int ruleset;
 
 	hold_signals(&caller);
@@ -658,8 +694,14 @@ int main(int argc, char **argv)
 		out_flush(verbose);
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
-	if (tracing(&p.asked))
-		trace(&p, ruleset); /* the parent stays outside and watches; COMMAND runs below */
+	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
+	if (whole_tree(&p.asked)) {
+		start_supervisor(&sv, &p.asked);
+		if (tracing(&p.asked))
+			trace(&p, ruleset, &sv);
+		else
+			supervise(&sv, ruleset);
+	}
 	if (ruleset >= 0)
 		enforce(&p, ruleset);
 	if (filter_syscalls(p.kernel.refused | (tracing(&p.asked) ? GROUP_TRACED : 0),

@@ -8,6 +8,8 @@
  *   guard.c         files the command must not change: policies, reports
  *   hide.c          --hide: the rules around a hidden path, for grants.c
  *   abi.c           the one table of rights per ABI, the kernel's ABI, -v
+ *   supervise.c     the whole-tree mode: the launcher stays the parent
+ *                   and ends every process the command started
  *   where.c         the place it runs in: an inherited seccomp filter,
  *                   Yama, /proc; named where they refuse what it needs
  *   seccomp.c       the system-call filter: terminal injection, the
@@ -153,6 +155,7 @@ struct request {
 	struct report_target json_report, learn_report;
 	struct guard *guards; /* policies and reports, checked against write grants */
 	int status_fd;	      /* --status-fd FD, or -1 */
+	int kill_tree;	      /* --kill-tree */
 	/* What COMMAND inherits (inherit.c) */
 	int keep_caps, new_session, die_with_parent, close_fds;
 	pid_t parent;	  /* getppid() when --die-with-parent was read */
@@ -203,6 +206,9 @@ __attribute__((noreturn, format(printf, 2, 3))) void fail(int status, const char
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
 /* die() with ": " and the text of errno as it was on entry appended. */
 __attribute__((noreturn, format(printf, 1, 2))) void die_errno(const char *fmt, ...);
+/* What a failure does before it exits (NULL: nothing): called once, with
+ * CTX and the exit status. */
+void at_failure(void (*fn)(void *ctx, int code), void *ctx);
 
 /* Strings without printf: N bytes of S, the strings up to a NULL, N in
  * decimal (in a buffer of 24 bytes); each cut to fit and terminated. */
@@ -338,6 +344,31 @@ void close_fds(void);
 void edit_environment(const char **edits, size_t n);
 void hold_signals(struct caller *c);
 void give_back_signals(const struct caller *c);
+
+/* supervise.c: the whole-tree mode. L, the launcher the caller started,
+ * forks S, which forks (or traces) COMMAND; see supervise.c. */
+struct supervisor {
+	const char *mode; /* "--kill-tree", "--explain", "--learn": for messages */
+	pid_t launcher;	  /* L */
+	pid_t group;	  /* L's process group: the caller's job, COMMAND's too */
+	pid_t self;	  /* S */
+	pid_t command;
+	int pidfd;     /* COMMAND's, from spawn on */
+	int children;  /* S's /proc/thread-self/children */
+	int status;    /* COMMAND's wait status once reaped, else -1 */
+	uint64_t mask; /* the caller's signal mask, which COMMAND gets back */
+};
+
+/* In S (the launcher waits); MODE (for messages) needs /proc to WHY. */
+void supervise_start(struct supervisor *sv, const char *mode, const char *why);
+pid_t supervise_spawn(struct supervisor *sv); /* 0 in COMMAND's process */
+void supervise_signals(const struct supervisor *sv);
+void supervise_stopped(const struct supervisor *sv);
+int supervise_interrupted(void);
+void supervise(struct supervisor *sv, int ruleset); /* returns in COMMAND's process */
+__attribute__((noreturn)) void supervise_exit(struct supervisor *sv);
+void end_tree(int children, pid_t command, int *status);
+__attribute__((noreturn)) void exit_as(int status);
 
 /* argfile.c */
 void expand_argfiles(struct request *r, int *argc, char ***argv, const char ***from);

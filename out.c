@@ -20,14 +20,17 @@
 #define TAIL_ROOM 256
 
 /*
- * The status descriptor: the one state the error path needs from main,
- * which sets it once (status_start). executed: COMMAND has run, so a
- * failure from now on is the launcher's own after the fact.
+ * The state the error path needs: the status descriptor, which main sets
+ * once (status_start); executed: COMMAND has run, so a failure from now on
+ * is the launcher's own after the fact; and what a failure must do before
+ * the launcher exits (at_failure: the supervisor ends the tree).
  */
 static struct {
 	int fd;
 	int executed;
-} status = {-1, 0};
+	void (*cleanup)(void *ctx, int code); /* at_failure */
+	void *ctx;
+} status = {-1, 0, NULL, NULL};
 
 static void put(struct out *o, const char *s, size_t n)
 {
@@ -280,6 +283,12 @@ static __attribute__((noreturn)) void vfail(int code, const char *fmt, va_list *
 	/* Nothing is left to report a failed write to; the status still tells. */
 	out_flush(&line);
 	status_failed(code, line.buf, len - 1);
+	if (status.cleanup) {
+		void (*fn)(void *, int) = status.cleanup;
+
+		status.cleanup = NULL; /* a failure in it fails once */
+		fn(status.ctx, code);
+	}
 	exit(code);
 }
 
@@ -380,6 +389,12 @@ static void status_line(struct kv *kv)
 {
 	kv_end(kv);
 	out_flush(kv->o);
+}
+
+void at_failure(void (*fn)(void *ctx, int code), void *ctx)
+{
+	status.cleanup = fn;
+	status.ctx = ctx;
 }
 
 void status_start(int fd)

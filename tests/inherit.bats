@@ -227,9 +227,11 @@ assert_gone() {
 }
 
 # start_orphanable OPTION...: a parent shell runs the launcher with OPTIONs
-# and `sleep 60`, writes the command's pid to ./cmd and its own to ./parent.
+# and `sleep 60`, which writes its pid to ./cmd (the launcher's, or with
+# --die-with-parent, which ends the whole tree, its child's); the parent
+# writes its own to ./parent.
 start_orphanable() {
-	sh -c 'echo $$ >parent; "$@" & echo $! >cmd; wait' sh "$LR" "$@" -- sleep 60 3>&- &
+	sh -c 'echo $$ >parent; "$@" & wait' sh "$LR" "$@" --rw "$PWD" -- sh -c 'echo $$ >cmd; exec sleep 60' 3>&- &
 	wait_for_pid parent
 	wait_for_pid cmd
 	for _ in $(seq 100); do

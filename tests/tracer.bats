@@ -167,26 +167,35 @@ teardown() {
 	grep -q '^# landlock-run --learn' policy || fail "$(cat policy)"
 }
 
-@test "a reaped command's pid is never signalled, even once another process has it" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
-	command -v unshare >/dev/null || skip "no unshare"
-	# In a pid namespace of its own, the command's pid is handed to a victim
-	# (ns_last_pid) after the command is reaped, while the launcher still
-	# waits for a grandchild. Then the launcher gets SIGTERM.
-	run -0 unshare --pid --fork --mount-proc bash -c '
-		"$1" --explain --ro / --rw "$2" -- sh -c "echo \$\$ > $2/pid; (sleep 30) & exit 0" 3>&- &
-		launcher=$!
-		for i in $(seq 100); do [ -s "$2/pid" ] && break; sleep 0.05; done
+@test "signals and the end reach processes through pidfds only, never a pid that may have been reused" {
+	command -v strace >/dev/null || skip "no strace"
+	# strace -f follows the launcher's processes and the command's (which sends
+	# no signal itself); setsid(1) makes the launcher lead a session, so that
+	# --new-session needs a child too. A SIGTERM to the launcher is relayed,
+	# the command ignores it and is killed with what it left a second later.
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	for mode in --kill-tree --new-session; do
+		rm -f ok/pid
+		strace -f -qq -o "$d/calls" -e trace=kill,tkill,tgkill,pidfd_send_signal setsid \
+			"$LR" $mode --ro / --rw "$d/ok" -- sh -c 'trap "" TERM; (sleep 30) & echo $PPID > "$1"; wait' \
+			_ "$d/ok/pid" 3>&- &
+		local tracer=$!
+		for _ in $(seq 100); do [ -s ok/pid ] && break; sleep 0.05; done
+		[ -s ok/pid ] || fail "$mode: the command did not start"
 		sleep 0.3
-		pid=$(cat "$2/pid")
-		echo $((pid - 1)) > /proc/sys/kernel/ns_last_pid
-		sleep 30 & victim=$!
-		[ "$victim" = "$pid" ] || { echo "victim $victim is not $pid"; exit 1; }
-		kill -TERM "$launcher"; wait "$launcher"
-		kill -0 "$victim" && echo victim alive
-		# Control: that pid is the victim'\''s now: a signal to it kills the victim.
-		kill -TERM "$pid"; wait "$victim"; echo "victim: $?"' _ "$LR" "$d/ok"
-	assert_output $'victim alive\nvictim: 143'
+		kill -TERM "$(cut -d' ' -f4 "/proc/$(cat ok/pid)/stat")"
+		wait "$tracer" || true
+		run -0 grep -c 'pidfd_send_signal(' "$d/calls"
+		# relayed to the supervisor and the command, then the end's kills
+		[ "$output" -ge 3 ] || fail "$mode: $(cat "$d/calls")"
+		# kill(2) and its kin only ever aim at the launcher's own processes (to stop
+		# or die as they must), never at another pid
+		run grep -E '(^|\] )[0-9]+ +(kill|tkill|tgkill)\(' "$d/calls"
+		while read -r line; do
+			[[ $line =~ ^([0-9]+)\ +t?g?kill\(([0-9]+), ]] || continue
+			[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] || fail "$mode: a pid signalled: $line"
+		done <"$d/calls"
+	done
 }
 
 @test "the tracer is boxed while the command runs: no capability, no_new_privs, a seccomp filter" {
@@ -194,10 +203,12 @@ teardown() {
 	# Control: the launcher starts with root's capabilities.
 	run -0 grep CapEff /proc/self/status
 	[[ $output != *"0000000000000000" ]] || fail "no capabilities to drop: $output"
-	"$LR" --explain --ro / --rw "$d/ok" -- sh -c 'touch "$1"; sleep 2' _ "$d/ok/running" 3>&- &
+	# the tracer is the command's parent (the launcher, its own parent, waits)
+	"$LR" --explain --ro / --rw "$d/ok" -- sh -c 'echo $PPID >"$1"; sleep 2' _ "$d/ok/running" 3>&- &
 	local launcher=$!
-	for _ in $(seq 100); do [ -e ok/running ] && break; sleep 0.05; done
-	run -0 grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):' "/proc/$launcher/status"
+	for _ in $(seq 100); do [ -s ok/running ] && break; sleep 0.05; done
+	assert_equal "$(cut -d' ' -f4 "/proc/$(cat ok/running)/stat")" "$launcher"
+	run -0 grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):' "/proc/$(cat ok/running)/status"
 	wait "$launcher"
 	assert_output "$(printf '%s\t%s\n' CapInh: 0000000000000000 CapPrm: 0000000000000000 \
 		CapEff: 0000000000000000 CapBnd: 0000000000000000 CapAmb: 0000000000000000 \

@@ -127,7 +127,7 @@ probe_key() { sed -n "s/^$1=//p" <<<"$output"; }
 	assert_equal "$(probe_key explain)" yes
 }
 
-@test "/proc not mounted: --explain, --learn, --hide and -v say they need it; the probe says explain=no, where=proc_missing" {
+@test "/proc not mounted: --explain, --learn, --kill-tree, --hide and -v say they need it; the probe says explain=no, where=proc_missing" {
 	echo secret >"$OUT/secret"
 	local lr="'$LR'" ran="${RAN[*]@Q}" mode
 	for mode in "--explain --rw $OUT" "--learn $OUT/policy"; do
@@ -136,6 +136,11 @@ probe_key() { sed -n "s/^$1=//p" <<<"$output"; }
 		assert_equal "$stderr" "landlock-run: ${mode%% *} needs /proc to follow the command's paths and descriptors (/proc/PID)$NO_PROC"
 		assert_file_not_exists "$MARKER"
 	done
+	# the whole-tree mode finds what the command left there
+	in_mounts "mount -t tmpfs none /proc && $lr --kill-tree --rw $OUT $ran"
+	assert_equal "$status" 125
+	assert_equal "$stderr" "landlock-run: --kill-tree needs /proc to find what COMMAND leaves running (/proc/thread-self/children)$NO_PROC"
+	assert_file_not_exists "$MARKER"
 	assert_file_not_exists "$OUT/policy"
 	in_mounts "mount -t tmpfs none /proc && $lr --hide '$OUT/secret' -- cat '$OUT/secret'"
 	assert_equal "$status" 125

@@ -84,6 +84,13 @@ static const struct allowed calls_always[] = {
 	{SYS_ptrace, IS, 0, PTRACE_SETREGSET},
 #endif
 	{SYS_wait4, ANY, 0, 0},
+	/* the supervisor's end (supervise.c): every child found, checked,
+	 * killed; and dying of the command's signal without a core file */
+	{SYS_waitid, ANY, 0, 0},
+	{SYS_pidfd_open, ANY, 0, 0},
+	{SYS_pidfd_send_signal, IS, 1, SIGKILL},
+	{SYS_getppid, ANY, 0, 0},
+	{SYS_prlimit64, IS, 0, 0},
 	{SYS_rt_sigaction, ANY, 0, 0},
 	{SYS_rt_sigprocmask, ANY, 0, 0},
 	{SYS_rt_sigreturn, ANY, 0, 0},

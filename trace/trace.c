@@ -7,13 +7,12 @@
  * stopped call looks at the result at syscall exit and hands it to
  * explain.c or learn.c.
  *
- * Nothing the command does can take over or freeze its observer: a stop is
- * examined only when the kernel's own facts say it is the call the filter
- * named; signals reach the command through a pidfd taken at spawn, never a
- * pid that may have been reused; the command's job-control stops become
- * the launcher's only when the launcher is the terminal's foreground job;
- * SIGTERM, SIGINT and SIGHUP end the run within a second; and if the
- * launcher dies, PTRACE_O_EXITKILL kills the whole traced tree.
+ * The tracer is the supervisor of the whole-tree mode (supervise.c): its
+ * signals, the command's job-control stops and the end of the run are the
+ * supervisor's, and when the command exits whatever it left is ended. A
+ * stop is examined only when the kernel's own facts say it is the call the
+ * filter named; and if the tracer dies, PTRACE_O_EXITKILL kills the whole
+ * traced tree.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,10 +21,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,12 +36,10 @@ struct tracer {
 	const struct policy *p;
 	const char *mode;     /* "--explain", "--learn", for messages */
 	struct table tracees; /* struct tracee, by thread id */
-	pid_t command, self;
-	int pidfd;		     /* the command's, from spawn on */
+	struct supervisor *sv;
+	pid_t command;
 	int go;			     /* the pipe the child waits on */
 	int executed;		     /* COMMAND's first exec has succeeded */
-	int armed;		     /* the end's timer is set */
-	int status;		     /* the command's, as a shell reports it */
 	struct explainer *explainer; /* --explain, or */
 	struct learner *learner;     /* --learn */
 };
@@ -56,20 +51,17 @@ int tracer_follows(const struct tracer *tr, pid_t pid)
 
 /* The child returns once traced and told to go on; the parent holds it
  * seized, with a pidfd, until start(). Without ptrace (a container that
- * forbids it, Yama's ptrace_scope 3) or /proc, which names what the
- * command's calls reach, nothing runs. */
+ * forbids it, Yama's ptrace_scope 3) nothing runs; nor without /proc,
+ * which names what the command's calls reach (landlock-run.c asks). */
 static pid_t spawn(struct tracer *tr)
 {
-	int go[2], err;
+	int go[2];
 	char byte = 0;
 	pid_t pid;
 
-	need_proc(tr->mode, "follow the command's paths and descriptors (/proc/PID)");
 	if (pipe2(go, O_CLOEXEC))
 		die_errno("%s: cannot create a pipe", tr->mode);
-	pid = _Fork();
-	if (pid < 0)
-		die_errno("%s: cannot fork", tr->mode);
+	pid = supervise_spawn(tr->sv);
 	if (pid == 0) {
 		close(go[1]);
 		/* EOF: the parent could not trace us and said why. */
@@ -81,17 +73,10 @@ static pid_t spawn(struct tracer *tr)
 	}
 	close(go[0]);
 	tr->go = go[1];
-	tr->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (tr->pidfd < 0 || ptrace(PTRACE_SEIZE, pid, 0, OPTIONS)) {
-		err = errno;
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		errno = err;
-		if (tr->pidfd < 0)
-			die_errno("%s: cannot open a pidfd for the command", tr->mode);
+	/* refused: the supervisor's end kills the child (at_failure) */
+	if (ptrace(PTRACE_SEIZE, pid, 0, OPTIONS))
 		die_errno("%s needs ptrace to watch the command, and %s", tr->mode,
 			  ptrace_refuser());
-	}
 	return pid;
 }
 
@@ -103,96 +88,12 @@ static void start(struct tracer *tr)
 		die_errno("%s: cannot start the command", tr->mode);
 }
 
-/*
- * The one global: a signal handler can only leave a flag. SIGINT, SIGTERM,
- * SIGHUP and SIGQUIT that a process sent (si_code <= 0) are passed on to
- * the command; the terminal's own (SI_KERNEL) reached its process group,
- * the command's too, already. The first SIGINT, SIGTERM or SIGHUP from
- * anyone starts the end: a second later the tree is killed.
- */
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static volatile sig_atomic_t to_forward[sizeof forwarded / sizeof forwarded[0]];
-static volatile sig_atomic_t ending, deadline;
-
-static void on_signal(int sig, siginfo_t *info, void *context)
-{
-	size_t i;
-
-	(void)context;
-	if (sig == SIGALRM) {
-		deadline = 1;
-		return;
-	}
-	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
-		if (forwarded[i] == sig && info->si_code <= 0)
-			to_forward[i] = 1;
-	if (sig != SIGQUIT && !ending)
-		ending = sig;
-}
-
-/* No SA_RESTART: a signal interrupts waitpid, and the loop acts on it.
- * The job-control signals are the command's to act on; its stops become
- * the launcher's (group_stop). An ignored SIGCHLD would lose its status. */
-static void take_signals(const struct tracer *tr)
-{
-	struct sigaction forward = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
-	struct sigaction ignore = {.sa_handler = SIG_IGN}, deflt = {.sa_handler = SIG_DFL};
-	static const int job_control[] = {SIGTSTP, SIGTTIN, SIGTTOU};
-	size_t i;
-
-	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
-		if (sigaction(forwarded[i], &forward, NULL))
-			die_errno("%s: cannot catch signal %d", tr->mode, forwarded[i]);
-	if (sigaction(SIGALRM, &forward, NULL))
-		die_errno("%s: cannot catch signal %d", tr->mode, SIGALRM);
-	for (i = 0; i < sizeof job_control / sizeof job_control[0]; i++)
-		if (sigaction(job_control[i], &ignore, NULL))
-			die_errno("%s: cannot ignore signal %d", tr->mode, job_control[i]);
-	if (sigaction(SIGCHLD, &deflt, NULL))
-		die_errno("%s: cannot reset SIGCHLD", tr->mode);
-}
-
-/* Through the pidfd: once the command is reaped it refers to no process,
- * so a pid the system has given to another one is never signalled. */
-static void forward_signals(struct tracer *tr)
-{
-	static const struct itimerval second = {{0, 0}, {1, 0}};
-	size_t i;
-
-	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
-		if (to_forward[i]) {
-			to_forward[i] = 0;
-			(void)syscall(SYS_pidfd_send_signal, tr->pidfd, forwarded[i], NULL, 0);
-		}
-	if (ending && !tr->armed) {
-		tr->armed = 1;
-		if (setitimer(ITIMER_REAL, &second, NULL))
-			die_errno("%s: cannot set a timer", tr->mode);
-	}
-}
-
 static void finish(struct tracer *tr, int interrupted)
 {
 	if (tr->learner)
 		learn_finish(tr->learner, interrupted);
 	else
 		explain_finish(tr->explainer);
-}
-
-/* A second after SIGTERM, SIGINT or SIGHUP the tree is killed (the
- * launcher's exit kills every tracee), and the launcher dies of the signal
- * it got, so its caller sees why. */
-__attribute__((noreturn)) static void end(struct tracer *tr)
-{
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
-	uint64_t unblock = 1ULL << (ending - 1);
-
-	(void)syscall(SYS_pidfd_send_signal, tr->pidfd, SIGKILL, NULL, 0);
-	finish(tr, 1);
-	(void)sigaction(ending, &dfl, NULL);
-	(void)kill(tr->self, ending);
-	(void)syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &unblock, NULL, sizeof unblock);
-	exit(128 + ending);
 }
 
 static struct tracee *follow(struct tracer *tr, pid_t tid)
@@ -295,28 +196,13 @@ static void exec_done(struct tracer *tr, pid_t tid)
 	*follow(tr, tid) = moved;
 }
 
-/* The launcher is the job in the terminal's foreground, as a shell that
- * runs it with job control makes it: only then is a stop its to share. */
-static int foreground(void)
-{
-	pid_t group;
-	int fd;
-
-	for (fd = 0; fd <= STDERR_FILENO; fd++)
-		if (ioctl(fd, TIOCGPGRP, &group) == 0)
-			return group == getpgid(0);
-	return 0;
-}
-
-/* A group-stop of the command is the launcher's too, so the shell sees
- * the job stop; SIGCONT to the job then continues both. Elsewhere (no
- * terminal, a background job) a command that stops itself does not leave
- * its launcher stopped with it. */
+/* A group-stop of the command is the job's (supervise.c); SIGCONT to the
+ * job then continues it. */
 static void group_stop(struct tracer *tr, pid_t tid)
 {
 	ptrace(PTRACE_LISTEN, tid, 0, 0);
-	if (tid == tr->command && foreground())
-		kill(tr->self, SIGSTOP);
+	if (tid == tr->command)
+		supervise_stopped(tr->sv);
 }
 
 static void event(struct tracer *tr, pid_t tid, int status)
@@ -353,26 +239,17 @@ static void event(struct tracer *tr, pid_t tid, int status)
 	resume(tr, tid, 0);
 }
 
-/* A signal death is reported as the shell does: 128 + N. */
-static int shell_status(int status)
-{
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
+/* Until the command exits; then what it left is ended, and the launcher
+ * exits as the command did. */
 __attribute__((noreturn)) static void watch(struct tracer *tr)
 {
 	int status;
 	pid_t tid;
 
 	for (;;) {
-		forward_signals(tr);
-		if (deadline)
-			end(tr);
 		tid = waitpid(-1, &status, __WALL);
 		if (tid < 0 && errno == EINTR)
 			continue;
-		if (tid < 0 && errno == ECHILD)
-			break;
 		if (tid < 0)
 			die_errno("%s: cannot wait for the command", tr->mode);
 		if (WIFSTOPPED(status)) {
@@ -382,10 +259,12 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
 		}
 		table_del(&tr->tracees, (uint64_t)tid);
 		if (tid == tr->command)
-			tr->status = shell_status(status);
+			break;
 	}
-	finish(tr, 0);
-	exit(tr->status);
+	tr->sv->status = status;
+	end_tree(tr->sv->children, tr->command, &tr->sv->status);
+	finish(tr, supervise_interrupted());
+	supervise_exit(tr->sv);
 }
 
 /*
@@ -395,9 +274,9 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
  * report as the command's user, seals itself, and only then lets the
  * child go on.
  */
-void trace(const struct policy *p, int ruleset)
+void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 {
-	struct tracer tr = {.p = p, .mode = p->asked.learn ? "--learn" : "--explain"};
+	struct tracer tr = {.p = p, .mode = sv->mode, .sv = sv};
 	const struct report_target *report =
 		p->asked.learn ? &p->asked.learn_report : &p->asked.json_report;
 
@@ -408,7 +287,6 @@ void trace(const struct policy *p, int ruleset)
 	tr.command = spawn(&tr);
 	if (tr.command == 0)
 		return;
-	tr.self = getpid();
 	if (ruleset >= 0 && close(ruleset))
 		die_errno("%s: cannot close the Landlock ruleset", tr.mode);
 	box_drop();
@@ -416,9 +294,9 @@ void trace(const struct policy *p, int ruleset)
 		learn_open(tr.learner);
 	else
 		explain_open(tr.explainer);
-	take_signals(&tr);
+	supervise_signals(sv);
 	follow(&tr, tr.command);
-	box_seal(tr.self, tr.pidfd, report->path && report->fd < 0 ? report->dir : -1);
+	box_seal(sv->self, sv->pidfd, report->path && report->fd < 0 ? report->dir : -1);
 	status_running(p, tr.command, enforcement(p));
 	start(&tr);
 	watch(&tr);

@@ -8,8 +8,9 @@
 
 #include "../landlock-run.h"
 
-/* Returns in the child, which goes on to confine itself (unless learning)
- * and exec COMMAND; the parent traces it and exits with its status. */
-void trace(const struct policy *p, int ruleset);
+/* In the supervisor SV (supervise.c): returns in the child, which goes on
+ * to confine itself (unless learning) and exec COMMAND; the supervisor
+ * traces it, ends what it leaves, and exits as it did. */
+void trace(const struct policy *p, int ruleset, struct supervisor *sv);
 
 #endif

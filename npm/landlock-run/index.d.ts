@@ -113,8 +113,19 @@ export interface Policy {
 	keepCaps?: boolean;
 	/** `--new-session`: the command runs in a new session, without a controlling terminal. */
 	newSession?: boolean;
-	/** `--die-with-parent`: the command is killed (SIGKILL) when the launcher's parent exits. */
+	/**
+	 * `--die-with-parent`: when the launcher's parent exits, the command and everything it
+	 * started are killed (the whole-tree mode, as `killTree`).
+	 */
 	dieWithParent?: boolean;
+	/**
+	 * `--kill-tree`: the whole-tree mode. The launcher stays the command's parent, and when the
+	 * command exits (or the launcher gets SIGTERM, SIGINT, SIGHUP or SIGQUIT, or SIGKILL) every
+	 * process the command started is killed: background jobs, daemons, a fork loop. The command
+	 * then runs as the launcher's grandchild, with another pid. On with explain, explainJson,
+	 * learn and dieWithParent, and always in spawnConfined().
+	 */
+	killTree?: boolean;
 	/** `--close-fds`: every descriptor above 2 is closed when the command starts. */
 	closeFds?: boolean;
 	/** `--clearenv`: the command starts with an empty environment (before setenv and unsetenv). */

@@ -19,6 +19,7 @@ LAUNCH_ROWS = [
     ("landlock-run", "**`landlock-run --ro / --rw /tmp --rw /dev/null -- /bin/true`**"),
     ("landlock-run-keep-caps", "the same with `--keep-caps` (as root: no capability drop)"),
     ("landlock-run-tiocsti", "the same with every `--allow-syscalls` group: only the TIOCSTI filter's rules"),
+    ("landlock-run-kill-tree", "the same with `--kill-tree` (the whole-tree mode: the launcher and a supervisor stay)"),
     ("bwrap", "`bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true`"),
     ("probe", "`landlock-run --probe` (forks a self-test child)"),
 ]

@@ -44,6 +44,9 @@ RATIOS = [
      "kernel's seccomp action cache answers the calls without a rule"),
     ("compile", "compile", "compile-tiocsti", 1.01,
      "the gcc compile under the baseline within 1.01× of the same with only the TIOCSTI filter"),
+    ("compile", "compile-kill-tree", "compile", 1.01,
+     "the gcc compile in the whole-tree mode within 1.01× of the plain run: the supervisor costs its launch, "
+     "nothing while the command runs"),
 ]
 MAX_CALLS_PER_GRANT = 2.1  # strace -c -f, beyond a fixed start-up
 MAX_HIDE = 1.5  # --ro / --hide ~/.ssh against --ro / at launch, a home of 200 entries

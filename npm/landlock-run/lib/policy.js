@@ -101,6 +101,7 @@ const FIELDS = [
 	['keepCaps', '--keep-caps', flag],
 	['newSession', '--new-session', flag],
 	['dieWithParent', '--die-with-parent', flag],
+	['killTree', '--kill-tree', flag],
 	['closeFds', '--close-fds', flag],
 	['clearenv', '--clearenv', flag],
 	['setenv', '--setenv', list(envEntry(true))],
