@@ -96,7 +96,11 @@ class Policy:
     new_session: bool = False
     """--new-session: the command runs in a new session, without a controlling terminal."""
     die_with_parent: bool = False
-    """--die-with-parent: the command is killed when the launcher's parent exits."""
+    """--die-with-parent: the command and all it started are killed when the launcher's
+    parent exits (the whole-tree mode, as kill_tree)."""
+    kill_tree: bool = False
+    """--kill-tree: the launcher stays the command's parent and, when the command exits or the
+    launcher is signalled, kills every process the command started (another pid)."""
     close_fds: bool = False
     """--close-fds: the descriptors above 2 are closed when the command starts."""
     clearenv: bool = False
@@ -144,6 +148,7 @@ class PolicyDict(TypedDict, total=False):
     keep_caps: bool
     new_session: bool
     die_with_parent: bool
+    kill_tree: bool
     close_fds: bool
     clearenv: bool
     setenv: Sequence[str] | Mapping[str, str] | None
@@ -291,6 +296,7 @@ FIELDS: tuple[tuple[str, str, Kind], ...] = (
     ("keep_caps", "--keep-caps", _flag),
     ("new_session", "--new-session", _flag),
     ("die_with_parent", "--die-with-parent", _flag),
+    ("kill_tree", "--kill-tree", _flag),
     ("close_fds", "--close-fds", _flag),
     ("clearenv", "--clearenv", _flag),
     ("setenv", "--setenv", _setenv),
