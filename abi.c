@@ -106,8 +106,10 @@ const char *enforcement(const struct policy *p)
 	return p->kernel.abi >= newest_abi(fs_rights) ? "full" : "partial";
 }
 
-/* Why the ABI query failed, the first row that fits: the kernel's errno
- * (0: any) and whether a seccomp filter answered (where.c; 2: any). */
+/* Why the ABI query failed, the first row that fits: the errno (0: any)
+ * and whether a seccomp filter answered it rather than the kernel (where.c:
+ * 1 it did, 0 the kernel did, -1 no telling; 2: any). The kernel answers
+ * only EOPNOTSUPP, ENOSYS or a version to this query. */
 static const struct query_failure {
 	int err, filtered;
 	const char *why;
@@ -121,8 +123,8 @@ static const struct query_failure {
 	 "profile (--security-opt seccomp=PROFILE; the defaults of podman, containerd 1.6+ and "
 	 "Docker 20.10.18+ do)"},
 	{0, -1,
-	 "cannot query the Landlock ABI version (without /proc, no telling if a seccomp filter "
-	 "answered)"},
+	 "cannot query the Landlock ABI version (the kernel or the seccomp filter it runs under "
+	 "refused it; no telling which)"},
 	{ENOSYS, 2,
 	 "Landlock is not supported by this kernel (it needs Linux 5.13 or later built "
 	 "with CONFIG_SECURITY_LANDLOCK)"},

@@ -270,7 +270,8 @@ int seccomp_mode(void);	    /* /proc/self/status's Seccomp: 0, 1, 2; -1 unknown 
 uint64_t where_found(void); /* WHERE_SECCOMP, WHERE_NO_PROC */
 /* die() when /proc is not mounted: WHAT needs it to WHY. */
 void need_proc(const char *what, const char *why);
-/* A failed Landlock call: 1 a seccomp filter refused it, 0 not, -1 unknown. */
+/* The failed ABI query: 1 a seccomp filter answered it, 0 the kernel did,
+ * -1 no telling (where.c asks a filter of its own in a child). */
 int landlock_filtered(void);
 const char *ptrace_refuser(void); /* why ptrace of our own child failed */
 

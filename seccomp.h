@@ -33,12 +33,14 @@ struct sock_fprog {
 
 /* struct seccomp_data: what a filter reads, as offsets. Both targets are
  * little-endian: the low half of a 64-bit argument comes first. */
-#define SECCOMP_DATA_NR		0
-#define SECCOMP_DATA_ARCH	4
-#define SECCOMP_DATA_ARG(i)	(16 + 8 * (i))
-#define SECCOMP_SET_MODE_FILTER 1
+#define SECCOMP_DATA_NR			 0
+#define SECCOMP_DATA_ARCH		 4
+#define SECCOMP_DATA_ARG(i)		 (16 + 8 * (i))
+#define SECCOMP_SET_MODE_FILTER		 1
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER 8
 
 #define SECCOMP_RET_KILL_PROCESS 0x80000000U
+#define SECCOMP_RET_USER_NOTIF	 0x7fc00000U
 #define SECCOMP_RET_TRACE	 0x7ff00000U
 #define SECCOMP_RET_ERRNO	 0x00050000U
 #define SECCOMP_RET_LOG		 0x7ffc0000U

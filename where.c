@@ -1,20 +1,26 @@
 /*
  * The place the launcher runs in, where it stands between the launcher and
  * what it needs: a seccomp filter inherited from a container runtime or a
- * service manager, Yama's ptrace_scope, /proc not mounted. Asked when a
- * call has failed, and by --probe, so that the one failure line names the
+ * service manager, Yama's ptrace_scope, /proc not mounted. Asked only when
+ * a call has failed, and by --probe, so that the one failure line names the
  * setting that refused and its fix, not a symptom ("Landlock is not
  * supported" on a kernel that has it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "landlock-run.h"
+#include "seccomp.h"
 
 const struct name where_names[] = {
 	{WHERE_SECCOMP, "seccomp_filter", 0, 0},
@@ -70,10 +76,14 @@ int proc_mounted(void)
 }
 
 /* 2: under a seccomp filter (one inherited, before the launcher installs
- * its own); 0 or 1 (strict mode) otherwise; -1: /proc cannot tell. */
+ * its own), else 0 (strict mode would have killed us for asking); asked of
+ * the kernel, and of /proc/self/status where prctl is refused (a filter,
+ * qemu-user); -1: neither can tell. */
 int seccomp_mode(void)
 {
-	return (int)status_number("Seccomp", 10);
+	int mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+
+	return mode >= 0 ? mode : (int)status_number("Seccomp", 10);
 }
 
 uint64_t where_found(void)
@@ -87,33 +97,77 @@ void need_proc(const char *what, const char *why)
 		die("%s needs /proc to %s: mount it (mount -t proc proc /proc)", what, why);
 }
 
-/* The kernel is known to lack Landlock: its LSM list (where securityfs is
- * mounted) does not name it, or it is older than Linux 5.13. */
-static int kernel_lacks_landlock(void)
+/* The kernel predates Landlock (Linux 5.13): its answer, whatever filter
+ * stands between. */
+static int kernel_predates_landlock(void)
 {
 	struct utsname u;
-	char lsm[512], *s;
+	char *s;
 	unsigned long major;
 
-	if (read_small("/sys/kernel/security/lsm", lsm, sizeof lsm) == 0) {
-		for (s = lsm; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ','))
-			if (strncmp(s, "landlock", 8) == 0 && (s[8] == ',' || s[8] <= ' '))
-				return 0;
-		return 1;
-	}
 	if (uname(&u))
 		return 0;
 	major = strtoul(u.release, &s, 10);
 	return major < 5 || (major == 5 && *s == '.' && strtoul(s + 1, NULL, 10) < 13);
 }
 
+/*
+ * In a child of ours: whether the filters we run under let the ABI query
+ * reach the kernel. A filter of the child's own asks its listener about
+ * that one call; the kernel runs every filter and the most severe action
+ * wins, so an inherited ERRNO beats the notification, which comes only
+ * when every inherited filter let the call through. A grandchild makes
+ * the call and is held in it until we answer: 0 we heard of it, 1 it
+ * returned unheard (a filter answered), 2 no telling.
+ */
+static int query_reaches_kernel(void)
+{
+	struct sock_filter code[] = {
+		{BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR},
+		{BPF_JEQ_K, 0, 1, __NR_landlock_create_ruleset},
+		{BPF_RET_K, 0, 0, SECCOMP_RET_USER_NOTIF},
+		{BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW},
+	};
+	struct sock_fprog prog = {sizeof code / sizeof *code, code};
+	struct pollfd heard[2];
+	int done[2], listener, unheard;
+	pid_t pid;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || pipe(done))
+		return 2;
+	listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (listener < 0 || (pid = _Fork()) < 0)
+		return 2;
+	if (pid == 0) {
+		landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+		_exit(0); /* closes done[1]: returned unheard */
+	}
+	close(done[1]);
+	heard[0] = (struct pollfd){.fd = listener, .events = POLLIN};
+	heard[1] = (struct pollfd){.fd = done[0], .events = POLLIN};
+	if (poll(heard, 2, -1) < 0)
+		return 2;
+	unheard = !(heard[0].revents & POLLIN);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return unheard;
+}
+
 int landlock_filtered(void)
 {
-	int mode = seccomp_mode();
+	int status;
+	pid_t pid;
 
-	if (kernel_lacks_landlock())
+	if (seccomp_mode() == 0)
 		return 0;
-	return mode < 0 ? -1 : mode == 2;
+	pid = _Fork();
+	if (pid == 0)
+		_exit(query_reaches_kernel());
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) < 2)
+		return WEXITSTATUS(status);
+	return kernel_predates_landlock() ? 0 : -1;
 }
 
 /* Why PTRACE_SEIZE of our own child failed, as a clause with its fix:

@@ -17,6 +17,11 @@
  *       answers with SECCOMP_RET_ERRNO and COMMAND replaces this process
  *       (same pid, same exit status); with them a supervisor decides each
  *       call through seccomp user notification and lets the others through.
+ *       ERRNO "TRACE" answers with SECCOMP_RET_TRACE instead, which with no
+ *       tracer fails the call with ENOSYS: a filter that lets the call go
+ *       on, to what answers as a kernel without it would (the kernel ranks a
+ *       filter's TRACE below the launcher's own notification, as it does
+ *       ALLOW; ERRNO above it).
  *   fakeabi N [--errata X|none] -- COMMAND...
  *       landlock_create_ruleset(NULL, 0, VERSION) answers N; the errata query
  *       answers X, or EINVAL with "none" (a kernel that predates the query),
@@ -546,9 +551,10 @@ __attribute__((noreturn)) static void run_supervised(const struct match *m, stru
 
 __attribute__((noreturn)) static void usage(void)
 {
-	fprintf(stderr, "usage: fault SYSCALL[,SYSCALL...] ERRNO [--argK VALUE]... [--path P] "
-			"[--nth N] -- COMMAND...\n"
-			"       fakeabi N [--errata X|none] -- COMMAND...\n");
+	fprintf(stderr,
+		"usage: fault SYSCALL[,SYSCALL...] ERRNO|TRACE [--argK VALUE]... [--path P] "
+		"[--nth N] -- COMMAND...\n"
+		"       fakeabi N [--errata X|none] -- COMMAND...\n");
 	exit(EXIT_HELPER);
 }
 
@@ -598,7 +604,8 @@ static int main_fault(int argc, char **argv)
 	if (argc < 3)
 		usage();
 	parse_syscalls(&m, argv[1]);
-	a.err = (int)lookup(errno_names, argv[2], "errno");
+	if (strcmp(argv[2], "TRACE") != 0)
+		a.err = (int)lookup(errno_names, argv[2], "errno");
 	for (i = 3; i + 1 < argc && strcmp(argv[i], "--") != 0; i += 2) {
 		if (strcmp(argv[i], "--path") == 0) {
 			a.path = argv[i + 1];
@@ -621,9 +628,14 @@ static int main_fault(int argc, char **argv)
 	}
 	if (a.path)
 		check_path_syscalls(&m);
+	if ((a.nth || a.path) && strcmp(argv[2], "TRACE") == 0)
+		usage();
 	if (a.nth || a.path)
 		run_supervised(&m, &a, argv + cmd);
-	install(&m, SECCOMP_RET_ERRNO | ((uint32_t)a.err & SECCOMP_RET_DATA));
+	if (strcmp(argv[2], "TRACE") == 0)
+		install(&m, SECCOMP_RET_TRACE);
+	else
+		install(&m, SECCOMP_RET_ERRNO | ((uint32_t)a.err & SECCOMP_RET_DATA));
 	run(argv + cmd);
 }
 
