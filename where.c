@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -170,23 +171,33 @@ int landlock_filtered(void)
 	return kernel_predates_landlock() ? 0 : -1;
 }
 
-/* Why PTRACE_SEIZE of our own child failed, as a clause with its fix:
- * Yama first (its setting is certain), then a filter we run under. errno
- * is kept for the line that names it. */
+/*
+ * Why PTRACE_SEIZE of our own child failed, as a clause with its fix, the
+ * first that holds: Yama's setting; a tracer of ours that follows our
+ * children (it holds the child already); a seccomp filter that refuses
+ * ptrace itself (the kernel answers a call about no process, pid 0, with
+ * ESRCH before any permission check); else a security module. errno is
+ * kept for the line that names it.
+ */
 const char *ptrace_refuser(void)
 {
 	char scope[16] = "";
-	int err = errno, mode = seccomp_mode();
+	int err = errno, filtered = ptrace(PTRACE_SEIZE, 0, 0, 0) < 0 && errno != ESRCH;
 	long long caps = status_number("CapEff", 16);
 
 	(void)read_small("/proc/sys/kernel/yama/ptrace_scope", scope, sizeof scope);
 	errno = err;
 	if (scope[0] == '3')
 		return "Yama forbids it (kernel.yama.ptrace_scope is 3; only a reboot lowers it)";
+	if (status_number("TracerPid", 10) > 0)
+		return "the launcher is itself traced by one that follows its children (TracerPid "
+		       "in "
+		       "/proc/self/status: strace -f, an outer --explain): run it outside that "
+		       "tracer";
 	if (scope[0] == '2' && (caps < 0 || !(caps & 1LL << 19))) /* CAP_SYS_PTRACE */
 		return "Yama lets only CAP_SYS_PTRACE trace (kernel.yama.ptrace_scope is 2: "
 		       "add the capability, or set it to 1)";
-	if (mode == 2)
+	if (filtered)
 		return "a seccomp filter refuses it (Seccomp: 2 in /proc/self/status): "
 		       "allow ptrace in its profile (--security-opt seccomp=PROFILE)";
 	return "this system refuses it (a security module: AppArmor, SELinux)";

@@ -133,6 +133,26 @@ probe_key() { sed -n "s/^$1=//p" <<<"$output"; }
 	assert_equal "$(probe_key explain)" yes
 }
 
+@test "ptrace refused because the launcher is traced already (strace -f, an outer --explain): the tracer is named, not a filter" {
+	command -v strace >/dev/null || skip "no strace"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	local why="needs ptrace to watch the command, and the launcher is itself traced by one that follows its children (TracerPid in /proc/self/status: strace -f, an outer --explain): run it outside that tracer: Operation not permitted"
+	refused_with "landlock-run: --explain $why" strace -f -qq -o /dev/null "$LR" --explain "${RAN[@]}"
+	# under a seccomp filter that lets ptrace through, still the tracer, not the filter
+	refused_with "landlock-run: --learn $why" \
+		"$FAULT" landlock_add_rule EINVAL --arg0 999 -- strace -f -qq -o /dev/null "$LR" --learn "$OUT/policy" "${RAN[@]}"
+	assert_file_not_exists "$OUT/policy"
+	# an outer --explain follows its command's children too
+	run --separate-stderr "$LR" --explain --ro / --rw /dev/null -- "$LR" --explain "${RAN[@]}"
+	assert_equal "$status" 125
+	assert_equal "${stderr_lines[0]}" "landlock-run: --explain $why"
+	assert_file_not_exists "$MARKER"
+	# control: the same tracer, not following children: --explain traces its own
+	run --separate-stderr strace -qq -o /dev/null "$LR" --explain --rw "$OUT" "${RAN[@]}"
+	assert_success
+	assert_file_exists "$MARKER"
+}
+
 @test "/proc not mounted: --explain, --learn, --kill-tree, --hide and -v say they need it; the probe says explain=no, where=proc_missing" {
 	echo secret >"$OUT/secret"
 	local lr="'$LR'" ran="${RAN[*]@Q}" mode
