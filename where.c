@@ -30,10 +30,12 @@ const struct name where_names[] = {
 	{0, NULL, 0, 0},
 };
 
-/* A small file's first SIZE - 1 bytes, terminated; 0, or -1 and errno. */
+/* A small file's first SIZE - 1 bytes, terminated; 0, or -1 and errno.
+ * Never through a symlink, never waiting on a FIFO: /proc not mounted is a
+ * plain directory, whose files whoever could write there chose. */
 static int read_small(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), err;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW), err;
 	ssize_t n;
 
 	if (fd < 0)

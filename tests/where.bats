@@ -97,6 +97,21 @@ probe_key() { sed -n "s/^$1=//p" <<<"$output"; }
 	assert_equal "$stderr" "landlock-run: Landlock is not supported by this kernel (it needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK): Function not implemented"
 }
 
+@test "a FIFO where /proc/self/status should be, in a /proc that is not procfs, is never waited on" {
+	unshare --mount true 2>/dev/null || skip "no mount namespace here (unshare --mount)"
+	# A plain directory in place of /proc (its self a symlink to this shell's pid,
+	# which the exec chain keeps), /proc/self/status a FIFO with no writer, and
+	# prctl(PR_GET_SECCOMP) refused so that the launcher falls back on the file.
+	local fake="mount -t tmpfs none /proc && ln -s \$\$ /proc/self && mkdir /proc/\$\$ && mkfifo /proc/\$\$/status"
+	# control: an open of that FIFO waits for a writer that never comes
+	run timeout 2 unshare --mount sh -c "$fake && exec cat /proc/self/status"
+	assert_equal "$status" 124
+	run --separate-stderr timeout 20 unshare --mount sh -c "$fake && exec '$FAULT' prctl EINVAL --arg0 21 -- \
+		'$FAULT' $LANDLOCK_CALLS EPERM -- '$LR' --probe"
+	assert_equal "$status" 125
+	assert_equal "$stderr" "$FILTER_LINE: Operation not permitted"
+}
+
 @test "probe under a filter that lets Landlock through (a container's default): passes, where=seccomp_filter" {
 	# a filter that matches no call: no ruleset is descriptor 999
 	run --separate-stderr "$FAULT" landlock_add_rule EINVAL --arg0 999 -- "$LR" --probe -v
