@@ -33,6 +33,12 @@ mapfile -t rows < <(matrix_rows)
 mkdir -p "$work"
 rm -f "$work"/*.log "$work"/*.result "$results"
 python3 "$c/profiles.py" "$root/tests/container/seccomp/moby-default.json" "$work/seccomp"
+# An image (and so its containers: rmi -f takes them too) is this run's, tagged with its
+# pid; one whose run is gone was left by a run killed before its trap (SIGKILL, a lost
+# machine), and goes now. A live run's, from another checkout, stays.
+for tag in $(podman images --format '{{.Tag}}' "${image%:*}" 2>/dev/null); do
+	kill -0 "$tag" 2>/dev/null || podman rmi -f "${image%:*}:$tag" >/dev/null 2>&1 || true
+done
 trap 'podman rmi -f "$image" >/dev/null 2>&1 || true' EXIT
 "$c/image.sh" "$image"
 

@@ -129,7 +129,8 @@ c_status_fd_filtered() {
 # ---- both -----------------------------------------------------------------
 # npm: spawnConfined's status and probe() as a Node program sees them
 c_npm() {
-	[ -x /usr/bin/node ] || { echo "LRINFO npm=no node in the image"; return; }
+	# the image always has Node.js (scripts/containers/image.sh): without it, no claim
+	command -v node >/dev/null || { no "no node in the image"; return; }
 	rm -f $T/ok/npm $T/no/npm
 	r node $here/spawn.js $T/ok $T/no
 	if [ "$LR_LANDLOCK" = confines ]; then
@@ -147,6 +148,8 @@ c_bwrap() {
 	r /usr/bin/bwrap --ro-bind / / true
 	bwrap_rc=$rc bwrap_line=$(bwrap_said)
 	if [ "$LR_BWRAP" = works ]; then want_rc 0; else [ "$rc" != 0 ] || no "bubblewrap worked here"; fi
+	# a failure is bubblewrap's own refusal, not a bubblewrap that could not run at all
+	case $rc:$err in 0:* | *:"bwrap: "*) ;; *) no "bubblewrap did not run: exit $rc, [$err]" ;; esac
 }
 
 # NAME: the check c_NAME; WHEN: what LR_LANDLOCK it runs for (confines, or filtered)
