@@ -31,9 +31,9 @@
  * -DWITH_BASELINE as well it is floor-baseline: the same filter also
  * refuses what landlock-run's baseline and root's metadata rules refuse, so
  * it keeps every promise of a default run as root. Its filter is written
- * plainly (a search on the number, each call's tests inline after its
- * compare), not by landlock-run's builder: it is what any launcher would
- * have to pay for these rules.
+ * here, not by landlock-run's builder, as short as these rules allow: per
+ * ABI a search on the number, calls with the same test sharing one body,
+ * one return per action. It is what any launcher would pay for them.
  *
  * floor -> floor-landlock is what the kernel charges for Landlock;
  * floor-landlock -> floor-seccomp what it charges for any seccomp filter;
@@ -154,48 +154,104 @@ static size_t sorted(size_t abi, const struct rule **out)
 	return n;
 }
 
-/* What a call's rule does once its number matched; A holds the number. */
-static void body(const struct rule *r)
-{
-	uint32_t refuse = ERRNO | r->err;
+/*
+ * Jumps whose target comes later in the block: a body (a rule's test, shared
+ * by every call with the same test) or a return (one per action). Each is
+ * kept as (instruction, which offset, target) and set once the target is out.
+ */
+struct later {
+	size_t at;
+	int on_false;
+	const struct rule *body; /* or NULL: the return of ACTION */
+	uint32_t action;
+};
 
-	if (r->test == ALWAYS) {
-		emit(RET, 0, 0, refuse);
-		return;
-	}
-	emit(LD, 0, 0, ARG(r->arg));
-	if (r->test == SET) {
-		emit(JSET, 0, 1, r->k);
-	} else {
-		emit(JEQ, 1, 0, r->k);
-		emit(JEQ, 0, 1, r->k2);
-	}
-	emit(RET, 0, 0, refuse);
-	emit(RET, 0, 0, ALLOW);
+static struct later pend[256];
+static size_t npend;
+
+static void to(size_t at, int on_false, const struct rule *body, uint32_t action)
+{
+	if (npend == sizeof pend / sizeof pend[0])
+		_exit(125);
+	pend[npend++] = (struct later){at, on_false, body, action};
 }
 
-/* A search that halves the calls down to leaves of 4 compares. */
-static void search(const struct rule **r, size_t n, size_t abi, uint32_t bit)
+static void set_jump(size_t at, int on_false, size_t target)
+{
+	if (target - at - 1 > 255)
+		_exit(125);
+	if (on_false)
+		prog[at].jf = (uint8_t)(target - at - 1);
+	else
+		prog[at].jt = (uint8_t)(target - at - 1);
+}
+
+/* Whether rules R and Q refuse on the same test (their numbers aside). */
+static int same_test(const struct rule *r, const struct rule *q)
+{
+	return r->test == q->test && r->arg == q->arg && r->k == q->k && r->k2 == q->k2 &&
+	       r->err == q->err;
+}
+
+/* A search that halves the calls down to leaves of 4 compares; a matched
+ * number goes to its return (no test) or to its rule's body. */
+static void search(const struct rule **r, size_t n, size_t abi)
 {
 	size_t i, at, half = n / 2;
 
 	if (n > 4) {
 		at = len;
-		emit(JGT, 0, 0, bit | r[half - 1]->nr[abi]);
-		search(r, half, abi, bit);
-		if (len - at - 1 > 255)
-			_exit(125);
-		prog[at].jt = (uint8_t)(len - at - 1);
-		search(r + half, n - half, abi, bit);
+		emit(JGT, 0, 0, r[half - 1]->nr[abi]);
+		search(r, half, abi);
+		set_jump(at, 0, len);
+		search(r + half, n - half, abi);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		at = len;
-		emit(JEQ, 0, 0, bit | r[i]->nr[abi]);
-		body(r[i]);
-		prog[at].jf = (uint8_t)(len - at - 1);
+		to(len, 0, r[i]->test == ALWAYS ? NULL : r[i], ERRNO | r[i]->err);
+		emit(JEQ, 0, 0, r[i]->nr[abi]);
 	}
-	emit(RET, 0, 0, ALLOW);
+	to(len - 1, 1, NULL, ALLOW);
+}
+
+/* The bodies the block's jumps wait for, each test once, then the returns. */
+static void bodies_and_returns(void)
+{
+	size_t i, j, where[256], ret_at[256];
+
+	for (i = 0; i < npend; i++) {
+		const struct rule *r = pend[i].body;
+
+		if (!r)
+			continue;
+		for (j = 0; j < i && !(pend[j].body && same_test(pend[j].body, r)); j++)
+			;
+		where[i] = j < i ? where[j] : len;
+		set_jump(pend[i].at, pend[i].on_false, where[i]);
+		if (j < i)
+			continue;
+		emit(LD, 0, 0, ARG(r->arg));
+		to(len, 0, NULL, ERRNO | r->err);
+		if (r->test == SET) {
+			emit(JSET, 0, 0, r->k);
+		} else {
+			emit(JEQ, 0, 0, r->k);
+			to(len, 0, NULL, ERRNO | r->err);
+			emit(JEQ, 0, 0, r->k2);
+		}
+		to(len - 1, 1, NULL, ALLOW);
+	}
+	for (i = 0; i < npend; i++) {
+		if (pend[i].body)
+			continue;
+		for (j = 0; j < i && (pend[j].body || pend[j].action != pend[i].action); j++)
+			;
+		ret_at[i] = j < i ? ret_at[j] : len;
+		if (j == i)
+			emit(RET, 0, 0, pend[i].action);
+		set_jump(pend[i].at, pend[i].on_false, ret_at[i]);
+	}
+	npend = 0;
 }
 
 static void drop_caps(void)
@@ -211,9 +267,28 @@ static void drop_caps(void)
 }
 
 /*
+ * An ABI whose numbers carry a bit (x32) shares its arch's dispatch: its
+ * numbers that differ from the native ones mapped to them, the bit cleared.
+ *	if (A & bit) { if (A == bit | own nr) A = native nr; ...  A &= ~bit; }
+ */
+static void map_bit_abi(size_t abi, size_t native, uint32_t bit)
+{
+	size_t i, at = len;
+
+	emit(JSET, 0, 0, bit);
+	for (i = 0; i < NRULES; i++)
+		if (rules[i].nr[abi] && rules[i].nr[abi] != rules[i].nr[native]) {
+			emit(JEQ, 0, 1, bit | rules[i].nr[abi]);
+			emit(0x00, 0, 0, rules[i].nr[native]); /* A = k */
+		}
+	emit(AND, 0, 0, ~bit);
+	set_jump(at, 1, len);
+}
+
+/*
  *	A = arch;  per ABI without a number bit: if (A == arch) goto its block
  *	return KILL
- *	block:  A = nr;  [if (A & bit) goto the bit ABI's block];  search
+ *	block:  A = nr;  [the bit ABIs of its arch mapped];  search;  bodies;  returns
  */
 static void confine_calls(void)
 {
@@ -221,7 +296,7 @@ static void confine_calls(void)
 		uint32_t arch, bit;
 	} abis[NABIS] = SYSCALL_ABIS;
 	const struct rule *r[NRULES];
-	size_t i, j, at[NABIS], bit_at = 0;
+	size_t i, j, at[NABIS];
 	struct {
 		unsigned short len;
 		const void *filter;
@@ -237,19 +312,13 @@ static void confine_calls(void)
 	for (i = 0; i < NABIS; i++) {
 		if (abis[i].bit)
 			continue;
-		prog[at[i]].jt = (uint8_t)(len - at[i] - 1);
+		set_jump(at[i], 0, len);
 		emit(LD, 0, 0, 0); /* seccomp_data.nr */
 		for (j = 0; j < NABIS; j++)
-			if (abis[j].bit && abis[j].arch == abis[i].arch) {
-				bit_at = len;
-				emit(JSET, 0, 0, abis[j].bit);
-			}
-		search(r, sorted(i, r), i, 0);
-		for (j = 0; j < NABIS; j++)
-			if (abis[j].bit && abis[j].arch == abis[i].arch) {
-				prog[bit_at].jt = (uint8_t)(len - bit_at - 1);
-				search(r, sorted(j, r), j, abis[j].bit);
-			}
+			if (abis[j].bit && abis[j].arch == abis[i].arch)
+				map_bit_abi(j, i, abis[j].bit);
+		search(r, sorted(i, r), i);
+		bodies_and_returns();
 	}
 	fprog.len = (unsigned short)len;
 	fprog.filter = prog;
