@@ -107,7 +107,19 @@ def promises(run):
         f"{us(m['landlock-run'] - m['landlock-run-tiocsti'])} ({x(base_lr)}), and the launcher's own work "
         f"beside its filter is {us(m['landlock-run'] - m['floor-baseline'])} over floor-baseline and "
         f"{us(m['landlock-run-tiocsti'] - m['floor-promise'])} over floor-promise with every group allowed."
+        + install_times(run)
     )
+
+
+def install_times(run):
+    """The kernel's install of each filter, from strace -T (scripts/bench/strace.sh)."""
+    names = [("lr", "landlock-run"), ("lr_tiocsti", "landlock-run with every group"),
+             ("floor_baseline", "floor-baseline"), ("floor_promise", "floor-promise")]
+    if run.fact("install_note") or not run.fact("install_us_lr"):
+        return ""
+    return (" The install of the filter alone (`strace -T` of the `seccomp` call, median of 200 launches): "
+            + "; ".join(f"{label} {run.fact('install_us_' + k)} µs for {run.fact('filter_len_' + k)} instructions"
+                        for k, label in names) + ".")
 
 
 def main(out):

@@ -45,3 +45,26 @@ if ! (
 	say "strace does not work here: $(head -n 1 "$out/strace.err")"
 fi
 fact strace_n "$N"
+
+# install NAME COMMAND...: what the kernel takes to install COMMAND's seccomp filter
+# (strace -T of the seccomp call, the median of 200 launches) and the filter's length.
+install() {
+	local name=$1 i
+	shift
+	for ((i = 0; i < 200; i++)); do
+		strace -T -e trace=seccomp "$@" 2>&1 >/dev/null | sed -n 's/^seccomp(.*<\([0-9.]*\)>$/\1/p'
+	done | sort -n | awk '{ t[NR] = $1 } END { if (NR) printf "%.1f\n", t[int((NR + 1) / 2)] * 1e6 }' \
+		>"$out/install-$name"
+	fact "install_us_$name" "$(cat "$out/install-$name")"
+	fact "filter_len_$name" "$(strace -v -e trace=seccomp "$@" 2>&1 >/dev/null | sed -n 's/.*{len=\([0-9]*\),.*/\1/p')"
+}
+say "profile: the filters' install (strace -T)"
+# shellcheck disable=SC2086 # grant lists split into words
+if (
+	install lr "$lr" $launch_grants -- /bin/true
+	install lr_tiocsti "$lr" $tiocsti_only $launch_grants -- /bin/true
+	install floor_promise "$floor_pr" $launch_grants -- /bin/true
+	install floor_baseline "$floor_bl" $launch_grants -- /bin/true
+) 2>"$out/install.err"; then :; else
+	fact install_note "the installs could not be timed: $(head -n 1 "$out/install.err")"
+fi
