@@ -47,6 +47,7 @@
 #define MODE_SETID	 06000	    /* S_ISUID | S_ISGID */
 #define TIOCSTI_CMD	 0x5412
 #define TIOCLINUX_CMD	 0x541c
+#define UFFD_IOC_NEW	 0xaa00 /* USERFAULTFD_IOC_NEW: _IO(0xAA, 0) */
 
 /* What a rule tests of one argument's low 32 bits before it refuses.
  * REDIRECT refuses always, with ENOSYS that sends libc to a call the filter
@@ -98,8 +99,13 @@ static const struct rule rules[] = {
 	{GROUP_BPF, NR_bpf, 0, ALWAYS, EPERM, 0, "bpf"},
 	/* kernel.perf_event_paranoid above 2 (Debian's, Android's) */
 	{GROUP_PERF, NR_perf_event_open, 0, ALWAYS, EACCES, 0, "perf_event_open"},
-	/* vm.unprivileged_userfaultfd=0, the default */
+	/* vm.unprivileged_userfaultfd=0, the default; and its second door,
+	 * /dev/userfaultfd (Linux 6.1), which root opens and whose only ioctl
+	 * makes the same descriptor. The request has no size in it (_IO), so
+	 * it is one number on every ABI, i386's and x32's included, and on no
+	 * other device: 0xAA is userfaultfd's in the kernel's ioctl registry. */
 	{GROUP_USERFAULTFD, NR_userfaultfd, 0, ALWAYS, EPERM, 0, "userfaultfd"},
+	{GROUP_USERFAULTFD, NR_ioctl, 1, EQ, EPERM, UFFD_IOC_NEW, "ioctl"},
 	/* A setuid or setgid mode, set or created; the ACLs and every other
 	 * attribute. openat2's mode is in memory: ENOSYS sends libc and the
 	 * rest back to openat. An open's mode counts even without O_CREAT:

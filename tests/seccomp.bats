@@ -290,6 +290,27 @@ x86_64_only() { [ "$(uname -m)" = x86_64 ] || skip "the i386 and x32 ABIs are x8
 	OPTS=--keep-caps refused EACCES "$SYSOP" perf
 }
 
+@test "root: /dev/userfaultfd's USERFAULTFD_IOC_NEW is refused with the group, natively, through i386 and x32" {
+	need_root
+	[ -c /dev/userfaultfd ] || skip "no /dev/userfaultfd (Linux 6.1)"
+	local abi grant
+	# --rw /dev: Landlock's ioctl_dev right (ABI 5) is given, as it is below ABI 5
+	for grant in "--rw /dev" "--abi 4 --ro / --rw /dev/userfaultfd"; do
+		for abi in native i386; do
+			[ "$abi" = native ] || x86_64_only
+			# control: the device makes a descriptor as userfaultfd(2) would
+			run -0 "$LR" $grant --allow-syscalls userfaultfd -- "$SYSOP" uffd-dev "$abi"
+			assert_output ok
+			run -1 "$LR" $grant -- "$SYSOP" uffd-dev "$abi"
+			assert_output EPERM
+		done
+	done
+	[ "$(uname -m)" = x86_64 ] || return 0
+	# x32: the filter refuses it; where the kernel lacks x32 the control answers ENOSYS
+	run -1 "$LR" --rw /dev -- "$SYSOP" uffd-dev x32
+	assert_output EPERM
+}
+
 @test "each name of --allow-syscalls allows its group only" {
 	run -1 "$LR" --allow-syscalls io_uring -- "$SYSOP" keyctl
 	assert_output ENOSYS

@@ -28,6 +28,8 @@
  *   sysop bpf                    bpf(BPF_MAP_CREATE) of a one-entry array
  *   sysop perf                   perf_event_open of a task clock, user only
  *   sysop userfaultfd            userfaultfd(UFFD_USER_MODE_ONLY)
+ *   sysop uffd-dev ABI           open /dev/userfaultfd and ioctl(USERFAULTFD_IOC_NEW)
+ *                                in ABI native, i386 or x32 (the open is a setup step)
  *   sysop create FILE MODE       open(FILE, O_CREAT | O_EXCL, MODE), MODE octal
  *   sysop fchmodat2 FILE MODE    fchmodat2(AT_FDCWD, FILE, MODE, 0) by number
  *   sysop setxattr FILE          setxattr(FILE, user.sysop, "v")
@@ -70,6 +72,9 @@
 #define I386_UNSHARE	  310
 #define I386_SOCKET	  359
 #define I386_SOCKETCALL	  102
+#define I386_IOCTL	  54
+#define X32_IOCTL	  514
+#define UFFD_IOC_NEW	  0xaa00L /* USERFAULTFD_IOC_NEW */
 
 /* The io_uring UAPI (linux/io_uring.h, Linux 5.1), the parts used here. */
 struct sqring_offsets {
@@ -392,6 +397,26 @@ static int uffd(void)
 	return outcome(fd);
 }
 
+/* The device's ioctl, which makes the descriptor userfaultfd(2) makes;
+ * x32 has an ioctl number of its own. */
+static int uffd_dev(const char *abi)
+{
+	int dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
+	long fd;
+
+	if (dev < 0)
+		setup_failed("open /dev/userfaultfd");
+#if defined(__x86_64__)
+	if (strcmp(abi, "x32") == 0)
+		fd = syscall(X32_SYSCALL_BIT | X32_IOCTL, dev, UFFD_IOC_NEW, (long)O_CLOEXEC);
+	else
+#endif
+		fd = call3(abi, SYS_ioctl, I386_IOCTL, dev, UFFD_IOC_NEW, O_CLOEXEC);
+	if (fd >= 0)
+		close((int)fd);
+	return outcome(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -427,6 +452,8 @@ int main(int argc, char **argv)
 		return perf();
 	if (argc == 2 && strcmp(op, "userfaultfd") == 0)
 		return uffd();
+	if (argc == 3 && strcmp(op, "uffd-dev") == 0)
+		return uffd_dev(argv[2]);
 	if (argc == 4 && strcmp(op, "create") == 0)
 		return outcome(open(argv[2], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 				    (mode_t)number(argv[3], 8)));
