@@ -21,7 +21,7 @@ include $(PLATFORM)
 SRCS   := landlock-run.c argfile.c probe.c grants.c hide.c guard.c abi.c supervise.c where.c seccomp.c inherit.c \
           interp.c fd.c out.c $(addprefix trace/,trace.c watch.c box.c explain.c perm.c learn.c \
           fold.c calls.c tracee.c table.c report.c)
-HDRS   := landlock.h landlock-run.h seccomp.h $(wildcard platform/*.h trace/*.h)
+HDRS   := $(wildcard *.h platform/*.h trace/*.h)
 CFLAGS := -std=c11 -Oz -Wall -Wextra -Werror -static -fno-pie \
           -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
           -fstack-protector-strong -DLR_VERSION='"$(VERSION)"'
@@ -81,7 +81,7 @@ build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile 
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ $<
 
 # The seccomp filter's builder, compiled in, against a reading of its rule table.
-build/$(ARCH)/filtermodel: tests/filtermodel.c seccomp.c seccomp.h landlock-run.h $(PLATFORM) Makefile
+build/$(ARCH)/filtermodel: tests/filtermodel.c seccomp.c $(HDRS) $(PLATFORM) Makefile
 	$(call need,$(CC))
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ tests/filtermodel.c

@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "landlock-run.h"
+#include "abi.h"
+#include "out.h"
+#include "seccomp.h"
+#include "where.h"
 
 /* In bit order, so every list prints in one stable order. */
 const struct name fs_rights[] = {

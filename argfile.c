@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "argfile.h"
+#include "guard.h"
+#include "out.h"
 
 struct text {
 	char *buf;

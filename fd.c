@@ -10,7 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "fd.h"
+#include "out.h"
 
 #ifndef __NR_close_range
 #define __NR_close_range 436

@@ -15,7 +15,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "abi.h"
+#include "fd.h"
+#include "grants.h"
+#include "guard.h"
+#include "hide.h"
+#include "out.h"
+#include "where.h"
 
 void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
 	       int optional)

@@ -21,7 +21,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "fd.h"
+#include "guard.h"
+#include "out.h"
 
 #define SYMLINK_HOPS 8 /* a policy reached through more links is refused */
 

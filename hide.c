@@ -23,7 +23,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "fd.h"
+#include "hide.h"
+#include "out.h"
+#include "where.h"
 
 /* More entries than this in a directory on the way is refused: each costs
  * a rule, and a launch must not spend seconds on one huge directory. */

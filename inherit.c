@@ -15,7 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "inherit.h"
+#include "out.h"
 
 #ifndef SYS_close_range
 #define SYS_close_range 436

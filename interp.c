@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "fd.h"
+#include "interp.h"
+#include "out.h"
 
 /* The kernel reads at most this much of a #! line (BINPRM_BUF_SIZE). */
 #define SHEBANG_MAX 256

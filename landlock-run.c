@@ -8,6 +8,12 @@
  * filter, drop its capabilities and exec the command.
  * Any failure before exec is exit 125 with one "landlock-run: " line; the
  * command never runs unconfined.
+ *
+ * Each step's file has a header of its own (policy.h holds the types they
+ * share); README.md's Layout lists them in the order main() runs them. The
+ * launcher forks with _Fork(), not fork(): it has one thread and no atfork
+ * handler, and musl's fork() would bring 2.5 KiB of thread locks, a clock
+ * and the vDSO lookup along for nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,7 +26,18 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "abi.h"
+#include "argfile.h"
+#include "grants.h"
+#include "guard.h"
+#include "hide.h"
+#include "inherit.h"
+#include "interp.h"
+#include "out.h"
+#include "probe.h"
+#include "seccomp.h"
+#include "status.h"
+#include "supervise.h"
 #include "trace/trace.h"
 
 static const char usage_text[] =

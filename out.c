@@ -13,7 +13,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "abi.h"
+#include "out.h"
+#include "policy.h"
+#include "status.h"
 
 /* Room a string builder keeps after a %s argument, so that what follows a
  * path (the reason, above all) stays on the line however long the path. */

@@ -21,7 +21,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "abi.h"
+#include "out.h"
+#include "probe.h"
+#include "seccomp.h"
+#include "where.h"
 
 enum stage {
 	STAGE_DONE,

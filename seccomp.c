@@ -34,7 +34,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "abi.h"
+#include "out.h"
+#include "policy.h"
 #include "seccomp.h"
 
 /* The UAPI constants the rules test, which musl-gcc's headers may lack. */

@@ -35,7 +35,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "fd.h"
+#include "out.h"
+#include "supervise.h"
+#include "where.h"
 
 #define P_PIDFD	     3	  /* waitid(2), Linux 5.4 */
 #define CHILDREN_MAX 4096 /* bytes of /proc/thread-self/children read at once */

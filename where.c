@@ -20,8 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "landlock-run.h"
+#include "out.h"
 #include "seccomp.h"
+#include "where.h"
 
 const struct name where_names[] = {
 	{WHERE_SECCOMP, "seccomp_filter", 0, 0},

@@ -29,6 +29,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../inherit.h"
+#include "../out.h"
+#include "../seccomp.h"
 #include "tracer.h"
 
 enum test {

@@ -24,6 +24,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../interp.h"
+#include "../out.h"
 #include "tracer.h"
 
 #define FS(r)  LANDLOCK_ACCESS_FS_##r

@@ -16,6 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../abi.h"
+#include "../fd.h"
+#include "../grants.h"
+#include "../hide.h"
+#include "../out.h"
+#include "../seccomp.h"
 #include "tracer.h"
 
 #define FS(r) LANDLOCK_ACCESS_FS_##r
@@ -28,9 +34,9 @@ struct grant_inode {
 
 struct explainer {
 	const struct policy *p;
-	const struct tracer *tr;
-	unsigned long unlisted; /* denials past DENIALS_MAX distinct ones */
-	unsigned long unseen;	/* failed calls of processes closed to the tracer */
+	const struct table *tracees; /* the tracer's: the traced tree */
+	unsigned long unlisted;	     /* denials past DENIALS_MAX distinct ones */
+	unsigned long unseen;	     /* failed calls of processes closed to the tracer */
 	struct who first_unseen;
 	struct grant_inode *grants;
 	size_t ngrants, room;
@@ -126,12 +132,12 @@ static void resolve_grants(struct explainer *e)
 
 /* The grants are the caller's, resolved while the tracer still has the
  * caller's powers; the report is created once it has dropped them. */
-struct explainer *explain_start(const struct policy *p, const struct tracer *tr)
+struct explainer *explain_start(const struct policy *p, const struct table *tracees)
 {
 	struct explainer *e = mapped(sizeof *e, "the --explain state");
 
 	e->p = p;
-	e->tr = tr;
+	e->tracees = tracees;
 	e->json = -1;
 	e->line.fd = STDERR_FILENO;
 	e->line.escape = ESCAPE_C;
@@ -296,7 +302,7 @@ static uint64_t refused_other(const struct explainer *e, const struct need *n, i
 	}
 	if (err != EPERM || !(n->rights & h->scoped) || n->number < 0)
 		return 0;
-	if (n->rights == LANDLOCK_SCOPE_SIGNAL && tracer_follows(e->tr, (pid_t)n->number))
+	if (n->rights == LANDLOCK_SCOPE_SIGNAL && in_traced_tree(e->tracees, (pid_t)n->number))
 		return 0;
 	return n->rights;
 }

@@ -29,6 +29,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../abi.h"
+#include "../hide.h"
+#include "../out.h"
 #include "learner.h"
 
 enum skipped { SKIP_ROOT_WRITE = 1, SKIP_HOME_WRITE = 2, SKIP_ROOT_READ = 4, SKIP_HOME_READ = 8 };

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../abi.h"
+#include "../out.h"
 #include "learner.h"
 
 #define FS(r)  LANDLOCK_ACCESS_FS_##r
@@ -151,12 +153,12 @@ static void read_earlier(struct learner *l)
 	merge(l, text);
 }
 
-struct learner *learn_start(const struct policy *p, const struct tracer *tr)
+struct learner *learn_start(const struct policy *p, const struct table *tracees)
 {
 	struct learner *l = mapped(sizeof *l, "the --learn state");
 
 	l->p = p;
-	l->tr = tr;
+	l->tracees = tracees;
 	l->entries.size = sizeof(struct entry);
 	find_home(l);
 	read_earlier(l);
@@ -215,7 +217,7 @@ static void learn_need(struct learner *l, const struct need *n)
 		break;
 	case NEED_SCOPE:
 		if (n->rights == LANDLOCK_SCOPE_SIGNAL)
-			l->signalled_out |= !tracer_follows(l->tr, (pid_t)n->number);
+			l->signalled_out |= !in_traced_tree(l->tracees, (pid_t)n->number);
 		else if (n->number < 0)
 			add_path(&l->abstract_made, n->object);
 		else

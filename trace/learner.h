@@ -10,8 +10,8 @@
 
 struct learner {
 	const struct policy *p;
-	const struct tracer *tr;
-	struct report file; /* FILE */
+	const struct table *tracees; /* the tracer's: the traced tree */
+	struct report file;	     /* FILE */
 	struct table entries;
 	struct table ro, rw, unix_sockets;     /* what was used, as the calls named it */
 	struct table made;		       /* the files and directories the run made */

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../out.h"
 #include "tracer.h"
 
 #define TRIES 64 /* names taken by other files before giving up */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../out.h"
 #include "tracer.h"
 
 #define FIRST_CAP 1024 /* slots; a power of two */

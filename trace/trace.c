@@ -26,6 +26,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../abi.h"
+#include "../out.h"
+#include "../seccomp.h"
+#include "../status.h"
+#include "../supervise.h"
+#include "../where.h"
 #include "tracer.h"
 
 #define OPTIONS                                                                                   \
@@ -43,11 +49,6 @@ struct tracer {
 	struct explainer *explainer; /* --explain, or */
 	struct learner *learner;     /* --learn */
 };
-
-int tracer_follows(const struct tracer *tr, pid_t pid)
-{
-	return pid > 0 && table_get(&tr->tracees, (uint64_t)pid) != NULL;
-}
 
 /* The child returns once traced and told to go on; the parent holds it
  * seized, with a pidfd, until start(). Without ptrace (a container that
@@ -281,9 +282,9 @@ void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 		p->asked.learn ? &p->asked.learn_report : &p->asked.json_report;
 
 	if (p->asked.learn)
-		tr.learner = learn_start(p, &tr);
+		tr.learner = learn_start(p, &tr.tracees);
 	else
-		tr.explainer = explain_start(p, &tr);
+		tr.explainer = explain_start(p, &tr.tracees);
 	tr.command = spawn(&tr);
 	if (tr.command == 0)
 		return;

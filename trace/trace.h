@@ -6,7 +6,8 @@
 #ifndef LR_TRACE_H
 #define LR_TRACE_H
 
-#include "../landlock-run.h"
+struct policy;	   /* ../policy.h */
+struct supervisor; /* ../supervise.h */
 
 /* In the supervisor SV (supervise.c): returns in the child, which goes on
  * to confine itself (unless learning) and exec COMMAND; the supervisor

@@ -18,7 +18,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "../landlock-run.h"
+#include "../abi.h"
+#include "../out.h"
+#include "../policy.h"
 #include "../seccomp.h"
 #include "trace.h"
 
@@ -124,6 +126,8 @@ struct target {
 	int unseen; /* the tracee's /proc entries are closed to the tracer */
 };
 
+/* PID is one of the traced tree's, in TRACEES (struct tracee by thread id) */
+int in_traced_tree(const struct table *tracees, pid_t pid);
 ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size);
 int read_string(pid_t tid, uint64_t addr, char *buf); /* PATH_MAX bytes */
 int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int follow);
@@ -155,9 +159,6 @@ void report_create(struct report *r, const struct report_target *t);
 void report_commit(struct report *r);
 void report_discard(struct report *r);
 
-/* trace.c: what explain.c and learn.c may ask of the tracer */
-struct tracer;
-int tracer_follows(const struct tracer *tr, pid_t pid); /* PID is in the traced tree */
 /* watch.c: in the child, the filter that stops the watched calls; in the
  * tracer, whether a stop is one of them */
 struct __ptrace_syscall_info;
@@ -178,7 +179,10 @@ void box_seal(pid_t self, int pidfd, int report_dir);
 #define DENIALS_MAX 10000
 
 struct explainer;
-struct explainer *explain_start(const struct policy *p, const struct tracer *tr);
+/* TRACEES: the tracer's table of the traced tree's threads (struct tracee by
+ * thread id), which explain.c and learn.c only read: they never call the
+ * tracer back. */
+struct explainer *explain_start(const struct policy *p, const struct table *tracees);
 void explain_open(struct explainer *e);
 void explain_call(struct explainer *e, struct call_result *r);
 void explain_finish(struct explainer *e);
@@ -187,7 +191,7 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf,
 
 /* learn.c */
 struct learner;
-struct learner *learn_start(const struct policy *p, const struct tracer *tr);
+struct learner *learn_start(const struct policy *p, const struct table *tracees);
 void learn_open(struct learner *l);
 void learn_entry(struct learner *l, const struct call_result *entry);
 void learn_call(struct learner *l, struct call_result *r);

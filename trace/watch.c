@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "../out.h"
+#include "../seccomp.h"
 #include "tracer.h"
 
 /* Reading and executing are allowed everywhere: no --ro at all, or a

@@ -1,0 +1,21 @@
+/*
+ * fd.c: descriptors. open_at is openat(DIRFD, PATH, FLAGS | O_CLOEXEC);
+ * NO_SYMLINKS: ELOOP on any symlink. path_of_fd: FD's canonical path
+ * (PATH_MAX) and its length, or -1. A batch: descriptors to close in runs of
+ * consecutive numbers, one close_range each; a number the launcher did not
+ * open is never in a run.
+ */
+#ifndef LR_FD_H
+#define LR_FD_H
+
+int open_at(int dirfd, const char *path, int flags, int no_symlinks);
+int path_of_fd(int fd, char *out);
+
+struct fd_batch {
+	int fd[32];
+	int n;
+};
+void add_to_batch(struct fd_batch *b, int fd);
+void close_batch(struct fd_batch *b);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * out.c: the status descriptor (--status-fd), JSON lines a caller can trust:
+ * COMMAND never holds it.
+ */
+#ifndef LR_STATUS_H
+#define LR_STATUS_H
+
+#include <sys/types.h>
+
+struct policy;
+
+void status_start(int fd);
+void status_running(const struct policy *p, pid_t pid, const char *enforcement);
+void status_executed(pid_t pid);
+
+#endif

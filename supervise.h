@@ -1,0 +1,34 @@
+/*
+ * supervise.c: the whole-tree mode. L, the launcher the caller started,
+ * forks S, which forks (or traces) COMMAND; see supervise.c.
+ */
+#ifndef LR_SUPERVISE_H
+#define LR_SUPERVISE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct supervisor {
+	const char *mode; /* "--kill-tree", "--explain", "--learn": for messages */
+	pid_t launcher;	  /* L */
+	pid_t group;	  /* L's process group: the caller's job, COMMAND's too */
+	pid_t self;	  /* S */
+	pid_t command;
+	int pidfd;     /* COMMAND's, from spawn on */
+	int children;  /* S's /proc/thread-self/children */
+	int status;    /* COMMAND's wait status once reaped, else -1 */
+	uint64_t mask; /* the caller's signal mask, which COMMAND gets back */
+};
+
+/* In S (the launcher waits); MODE (for messages) needs /proc to WHY. */
+void supervise_start(struct supervisor *sv, const char *mode, const char *why);
+pid_t supervise_spawn(struct supervisor *sv); /* 0 in COMMAND's process */
+void supervise_signals(const struct supervisor *sv);
+void supervise_stopped(const struct supervisor *sv);
+int supervise_interrupted(void);
+void supervise(struct supervisor *sv, int ruleset); /* returns in COMMAND's process */
+__attribute__((noreturn)) void supervise_exit(struct supervisor *sv);
+void end_tree(int children, pid_t command, int *status);
+__attribute__((noreturn)) void exit_as(int status);
+
+#endif
