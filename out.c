@@ -54,39 +54,6 @@ static void put(struct out *o, const char *s, size_t n)
 	}
 }
 
-/* A path or other outside text: one line, whatever bytes it holds. */
-static void put_arg(struct out *o, const char *s, size_t n)
-{
-	size_t start = o->len, i;
-	/* What follows a cut argument (the reason) may use the room it left. */
-	size_t limit = sizeof o->buf - (o->len < sizeof o->buf - TAIL_ROOM ? TAIL_ROOM : 1);
-
-	if (o->fd < 0 && o->len + n > limit) {
-		n = o->len + 3 < limit ? limit - o->len - 3 : 0;
-		put(o, s, n);
-		put(o, "...", 3);
-	} else {
-		put(o, s, n);
-	}
-	if (!o->escape || o->fd >= 0)
-		return;
-	for (i = start; i < o->len; i++)
-		if ((unsigned char)o->buf[i] < 0x20 || o->buf[i] == 0x7f)
-			o->buf[i] = '?';
-}
-
-/* A stream cannot escape in its buffer after a flush: escape byte by byte. */
-static void put_escaped(struct out *o, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		char c = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-
-		put(o, &c, 1);
-	}
-}
-
 /* The length of the valid UTF-8 sequence at S (at most N bytes), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
@@ -107,6 +74,104 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+#define NOT_UTF8 UINT32_MAX /* a byte that starts no valid UTF-8 sequence */
+
+/* The next character at S (N bytes left) in *CP, and its length: 1 for a
+ * byte of invalid UTF-8, which reads as NOT_UTF8. */
+static size_t next_char(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	static const unsigned char lead[] = {0x7f, 0x1f, 0x0f, 0x07};
+	size_t len = utf8_len(s, n), i;
+
+	if (!len) {
+		*cp = NOT_UTF8;
+		return 1;
+	}
+	*cp = s[0] & lead[len - 1];
+	for (i = 1; i < len; i++)
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	return len;
+}
+
+/*
+ * What a reader could take for something other than the text it is in:
+ * the C0 and C1 controls and DEL (a terminal acts on them: U+009B opens a
+ * control sequence as ESC [ does; U+0085 ends a line), the line and
+ * paragraph separators (a consumer splitting lines splits there too), and
+ * the bidirectional controls, which reorder what a terminal shows. Each is
+ * escaped wherever outside text is written, and so is invalid UTF-8.
+ */
+static const struct {
+	uint32_t lo, hi;
+} unsafe_chars[] = {
+	{0x00, 0x1f},	  /* C0 */
+	{0x7f, 0x9f},	  /* DEL, C1 */
+	{0x061c, 0x061c}, /* ARABIC LETTER MARK */
+	{0x200e, 0x200f}, /* LEFT-TO-RIGHT, RIGHT-TO-LEFT MARK */
+	{0x2028, 0x202e}, /* LINE, PARAGRAPH SEPARATOR; the embeddings and overrides */
+	{0x2066, 0x2069}, /* the isolates */
+	{NOT_UTF8, NOT_UTF8},
+};
+
+static int unsafe(uint32_t cp)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof unsafe_chars / sizeof unsafe_chars[0]; i++)
+		if (cp >= unsafe_chars[i].lo && cp <= unsafe_chars[i].hi)
+			return 1;
+	return 0;
+}
+
+/* N bytes of outside text at S, in place, each unsafe character made '?';
+ * returns the length left. */
+static size_t censor(char *s, size_t n)
+{
+	size_t i, len, kept = 0;
+	uint32_t cp;
+
+	for (i = 0; i < n; i += len) {
+		len = next_char((const unsigned char *)s + i, n - i, &cp);
+		if (unsafe(cp)) {
+			s[kept++] = '?';
+			continue;
+		}
+		memmove(s + kept, s + i, len);
+		kept += len;
+	}
+	return kept;
+}
+
+/* A path or other outside text: one line, whatever bytes it holds. */
+static void put_arg(struct out *o, const char *s, size_t n)
+{
+	size_t start = o->len;
+	/* What follows a cut argument (the reason) may use the room it left. */
+	size_t limit = sizeof o->buf - (o->len < sizeof o->buf - TAIL_ROOM ? TAIL_ROOM : 1);
+
+	if (o->fd < 0 && o->len + n > limit) {
+		n = o->len + 3 < limit ? limit - o->len - 3 : 0;
+		put(o, s, n);
+		put(o, "...", 3);
+	} else {
+		put(o, s, n);
+	}
+	if (o->escape && o->fd < 0)
+		o->len = start + censor(o->buf + start, o->len - start);
+}
+
+/* A stream cannot escape in its buffer after a flush: character by character. */
+static void put_escaped(struct out *o, const char *s, size_t n)
+{
+	size_t i, len;
+	uint32_t cp;
+
+	for (i = 0; i < n; i += len) {
+		len = next_char((const unsigned char *)s + i, n - i, &cp);
+		put(o, unsafe(cp) ? "?" : s + i, unsafe(cp) ? 1 : len);
+	}
+}
+
 static void put_hex_escape(struct out *o, const char *prefix, unsigned char c)
 {
 	char hex[2] = {"0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
@@ -117,35 +182,41 @@ static void put_hex_escape(struct out *o, const char *prefix, unsigned char c)
 
 /*
  * Outside text where every byte must survive: ESCAPE_C writes what is not
- * printable UTF-8 as bash's $'...' reads it (\n, \t, \\, \xHH), so a path
- * can be pasted back; ESCAPE_JSON as a JSON string, a byte of invalid
- * UTF-8 as \udcHH (Python's surrogateescape), so the exact bytes can be
- * recovered.
+ * safe, printable UTF-8 as bash's $'...' reads it (\n, \t, \\, \xHH for
+ * each byte, so a C1 control or a bidi one too), so a path can be pasted
+ * back; ESCAPE_JSON as a JSON string, an unsafe character as \uXXXX and a
+ * byte of invalid UTF-8 as \udcHH (Python's surrogateescape), so the exact
+ * bytes can be recovered.
  */
 static void put_quoted(struct out *o, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	int json = o->escape == ESCAPE_JSON;
-	size_t i, len;
+	size_t i, j, len;
+	uint32_t cp;
 
 	for (i = 0; i < n; i += len) {
 		unsigned char c = u[i];
 
-		len = utf8_len(u + i, n - i);
-		if (len && c >= 0x20 && c != 0x7f && c != '\\' && !(json && c == '"')) {
+		len = next_char(u + i, n - i, &cp);
+		if (!unsafe(cp) && c != '\\' && !(json && c == '"')) {
 			put(o, s + i, len);
 			continue;
 		}
-		len = 1;
-		if (c == '\n' || c == '\t' || c == '\\' || c == '"')
+		if (c == '\n' || c == '\t' || c == '\\' || c == '"') {
 			put(o,
 			    c == '\n'	? "\\n"
 			    : c == '\t' ? "\\t"
 			    : c == '\\' ? "\\\\"
 					: "\\\"",
 			    2);
-		else
-			put_hex_escape(o, !json ? "\\x" : c >= 0x80 ? "\\udc" : "\\u00", c);
+		} else if (json && cp != NOT_UTF8) {
+			put_hex_escape(o, "\\u", (unsigned char)(cp >> 8));
+			put_hex_escape(o, "", (unsigned char)cp);
+		} else {
+			for (j = 0; j < len; j++)
+				put_hex_escape(o, !json ? "\\x" : "\\udc", u[i + j]);
+		}
 	}
 }
 

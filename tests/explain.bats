@@ -187,6 +187,47 @@ except PermissionError: pass
 	grep -qF '\udcff\u0001 \"q\" \\"' "$J" || fail "JSON escapes: $(cat "$J")"
 }
 
+@test "C1 controls, line separators and bidi controls in a path and a process name: escaped on stderr, \\u in the JSON" {
+	# Each of them raw on stderr would let the command forge a line, or a
+	# terminal's control sequence, or reorder what the person reads.
+	local chars=(0085 009b 2028 2029 202a 202b 202c 202d 202e 2066 2067 2068 2069 200e 200f 061c 001b 007f)
+	explain --rw "$d/ok" -- "$PYTHON" -c '
+import ctypes, sys
+for h in sys.argv[2:]:
+    c = chr(int(h, 16))
+    ctypes.CDLL(None).prctl(15, ("p" + c).encode(), 0, 0, 0)  # PR_SET_NAME: the comm
+    try: open(sys.argv[1] + "/a" + c + "b", "w")
+    except PermissionError: pass
+' "$d/no" "${chars[@]}"
+	local h esc comm i=0
+	re() { sed 's/[][\\.*^$+?(){}|]/\\&/g' <<<"$1"; }
+	for h in "${chars[@]}"; do
+		# bash's $'...' form of the character's UTF-8 bytes, as the line writes them
+		esc=$(printf "\\u$h" | od -An -tx1 | tr -d ' \n' | sed 's/../\\x&/g')
+		# (/proc's Name: line writes ESC as \e itself: the comm is checked
+		# for the characters it keeps as they are)
+		comm=p$esc
+		[[ $h != 00[0-7]? ]] || comm=
+		grep -qE "^landlock-run denied: make_reg $(re "$d/no/a${esc}b") \(openat by $(re "$comm").*\[[0-9]+\]\): allow with --rw $(re "$d/no")$" <<<"$stderr" ||
+			fail "U+$h not escaped on stderr: $(grep -F "/a" <<<"$stderr" | sed -n "$((i + 1))p" | od -c | head -3)"
+		grep -qF "\"path\":\"$d/no/a\\u${h}b\"" "$J" || fail "U+$h not \\u$h in the JSON: $(cat "$J")"
+		[ -z "$comm" ] || grep -qF "\"comm\":\"p\\u${h}\"" "$J" || fail "U+$h in the comm not \\u$h in the JSON"
+		i=$((i + 1))
+	done
+	# Not one of them raw anywhere on stderr or in the JSON (LC_ALL=C: bytes).
+	if LC_ALL=C grep -aP '[\x01-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae\x8e\x8f]|\xe2\x81[\xa6-\xa9]|\xd8\x9c' \
+		"$BATS_TEST_TMPDIR/stderr" "$J"; then
+		fail "a raw control character is left"
+	fi
+	# The control: the JSON's paths are the exact names the command asked for.
+	assert_equal "$(grep -c '"kind":"fs"' "$J")" "${#chars[@]}"
+	"$PYTHON" -c '
+import json, sys
+want = {sys.argv[2] + "/a" + chr(int(h, 16)) + "b" for h in sys.argv[3:]}
+got = {json.loads(l)["path"] for l in open(sys.argv[1])}
+assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
+}
+
 @test "the same denial twice is reported once; a different one again" {
 	explain -- sh -c "touch $d/no/a; touch $d/no/a; touch $d/no/b"
 	assert_denied "make_reg $d/no/a (openat by touch): allow with --rw $d/no" \

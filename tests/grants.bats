@@ -210,6 +210,18 @@ write_denied() {
 	assert_one_launcher_line
 }
 
+@test "C1 controls, U+2028 and bidi controls in a failure line: each a '?', the line one line" {
+	local h
+	for h in 0085 009b 2028 2029 202e 2066 200f 061c; do
+		run -125 --separate-stderr "$LR" --rw "/missing$(printf "\\u$h")landlock-run: forged" -- true
+		assert_one_launcher_line
+		assert_equal "$stderr" "landlock-run: cannot open --rw path /missing?landlock-run: forged: No such file or directory"
+	done
+	# invalid UTF-8 too: a lone 0x9b is CSI to an 8-bit terminal
+	run -125 --separate-stderr "$LR" --rw $'/missing\x9b31m' -- true
+	assert_equal "$stderr" "landlock-run: cannot open --rw path /missing?31m: No such file or directory"
+}
+
 @test "a path longer than the line keeps the reason on it" {
 	local long
 	long=$(printf '/%0200d' $(seq 30)) # 6,030 bytes: more than a line holds
