@@ -259,7 +259,7 @@ static const struct check {
 	{"perf_event_open", baseline_call, EACCES, OTHER_ERRNO, IN_FILTER, 6, GROUP_PERF},
 	{"userfaultfd", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 7, GROUP_USERFAULTFD},
 	{"setuid_mode", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 8, GROUP_METADATA},
-	{"xattr", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 9, GROUP_METADATA},
+	{"xattr", baseline_call, EOPNOTSUPP, OTHER_ERRNO, IN_FILTER, 9, GROUP_METADATA},
 };
 
 #define NCHECKS	 ((int)(sizeof checks / sizeof checks[0]))

@@ -109,7 +109,9 @@ static const struct rule rules[] = {
 	{GROUP_USERFAULTFD, NR_userfaultfd, 0, ALWAYS, EPERM, 0, "userfaultfd"},
 	{GROUP_USERFAULTFD, NR_ioctl, 1, EQ, EPERM, UFFD_IOC_NEW, "ioctl"},
 	/* A setuid or setgid mode, set or created; the ACLs and every other
-	 * attribute. openat2's mode is in memory: ENOSYS sends libc and the
+	 * attribute, with the errno of a filesystem without them: GNU cp -p,
+	 * install and sed -i set a file's ACL with fsetxattr and fall back to
+	 * its mode on EOPNOTSUPP, silently, where EPERM made them fail. openat2's mode is in memory: ENOSYS sends libc and the
 	 * rest back to openat. An open's mode counts even without O_CREAT:
 	 * libc passes 0 then. */
 	{GROUP_METADATA, NR_chmod, 1, SET, EPERM, MODE_SETID, "chmod"},
@@ -122,14 +124,14 @@ static const struct rule rules[] = {
 	{GROUP_METADATA, NR_mknod, 1, SET, EPERM, MODE_SETID, "mknod"},
 	{GROUP_METADATA, NR_mknodat, 2, SET, EPERM, MODE_SETID, "mknodat"},
 	{GROUP_METADATA, NR_openat2, 0, REDIRECT, ENOSYS, 0, "openat2"},
-	{GROUP_METADATA, NR_setxattr, 0, ALWAYS, EPERM, 0, "setxattr"},
-	{GROUP_METADATA, NR_lsetxattr, 0, ALWAYS, EPERM, 0, "lsetxattr"},
-	{GROUP_METADATA, NR_fsetxattr, 0, ALWAYS, EPERM, 0, "fsetxattr"},
-	{GROUP_METADATA, NR_setxattrat, 0, ALWAYS, EPERM, 0, "setxattrat"},
-	{GROUP_METADATA, NR_removexattr, 0, ALWAYS, EPERM, 0, "removexattr"},
-	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EPERM, 0, "lremovexattr"},
-	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EPERM, 0, "fremovexattr"},
-	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EPERM, 0, "removexattrat"},
+	{GROUP_METADATA, NR_setxattr, 0, ALWAYS, EOPNOTSUPP, 0, "setxattr"},
+	{GROUP_METADATA, NR_lsetxattr, 0, ALWAYS, EOPNOTSUPP, 0, "lsetxattr"},
+	{GROUP_METADATA, NR_fsetxattr, 0, ALWAYS, EOPNOTSUPP, 0, "fsetxattr"},
+	{GROUP_METADATA, NR_setxattrat, 0, ALWAYS, EOPNOTSUPP, 0, "setxattrat"},
+	{GROUP_METADATA, NR_removexattr, 0, ALWAYS, EOPNOTSUPP, 0, "removexattr"},
+	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EOPNOTSUPP, 0, "lremovexattr"},
+	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EOPNOTSUPP, 0, "fremovexattr"},
+	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EOPNOTSUPP, 0, "removexattrat"},
 	/* While traced, on every ABI, whatever --allow-syscalls says: a child
 	 * made with CLONE_UNTRACED is not followed (EPERM, as for a flag not
 	 * allowed); clone3's flags are in memory (ENOSYS: libc falls back to

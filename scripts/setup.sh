@@ -29,8 +29,9 @@ group_test() {
 	# each ABI the filter covers: x86_64's, x32's and i386's (linux-libc-dev), aarch64's
 	# (musl-dev:arm64) and 32-bit arm's (linux-libc-dev-armhf-cross).
 	need_packages linux-libc-dev linux-libc-dev-armhf-cross
-	# tests/audit's workloads: make -j2, git, python3 -m venv and pip, setfacl, npm.
-	need_packages make git python3-venv python3-pip acl
+	# tests/audit's workloads: make -j2, git, python3 -m venv and pip, setfacl, npm;
+	# tests/seccomp.bats: root's tools under the metadata rules (rsync -aX).
+	need_packages make git python3-venv python3-pip acl rsync
 	need_node
 }
 # Node.js and npm: Debian's, unless the machine has its own (this image's nodejs

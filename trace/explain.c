@@ -61,7 +61,8 @@ static const struct {
 		{EPERM, "EPERM"},
 		{EXDEV, "EXDEV"},
 		{ENOSYS, "ENOSYS"},
-		{EAFNOSUPPORT, "EAFNOSUPPORT"}};
+		{EAFNOSUPPORT, "EAFNOSUPPORT"},
+		{EOPNOTSUPP, "EOPNOTSUPP"}};
 
 /* The errors a Landlock denial or a scope's refusal comes with. */
 static int denial_errno(int err)
