@@ -93,6 +93,45 @@ setup() {
 	assert_denied "make_reg,refer $d/no/z (rename by tryop): allow with --rw $d/no"
 }
 
+@test "--explain-json: every record of a move and link battery is written from its own data, allow as its line says" {
+	# Before, a network denial's second option (--no-tcp's "--tcp-bind none")
+	# was left in the advice and written into every later record's allow:
+	# ["--rw","/dir","--tcp-bind","none"], a policy the text never gave.
+	mkdir ok/a ok/dir no/dir
+	touch ok/a/f1 ok/a/f2 ok/a/f3 no/g1 no/g2 no/g3
+	explain --ro / --rw /dev/null --rw "$d/ok" --no-tcp -- "$PYTHON" -c '
+import ctypes, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+def t(f, *a):
+    try: f(*a)
+    except OSError: pass
+def exchange(a, b):  # renameat2(RENAME_EXCHANGE)
+    libc.renameat2(-100, a.encode(), -100, b.encode(), 2)
+for i in (1, 2, 3):
+    s = socket.socket(); t(s.connect, ("127.0.0.1", 9)); s.close()
+    t(os.link, "ok/a/f%d" % i, "no/l%d" % i)         # into a denied directory
+    t(os.rename, "ok/a/f%d" % i, "no/m%d" % i)
+    t(os.link, "no/g%d" % i, "ok/a/l%d" % i)         # out of one
+    t(os.rename, "no/g%d" % i, "ok/a/m%d" % i)
+    t(os.rename, "no/g%d" % i, "no/n%d" % i)         # within one
+    t(os.rename, "ok/dir", "no/dir%d" % i)           # a directory
+    exchange("ok/a/f%d" % i, "no/g%d" % i)
+    s = socket.socket(socket.AF_INET6); t(s.connect, ("::1", 10 + i)); s.close()
+'
+	assert_equal "$status" 0
+	[ "$(grep -c '"syscall":"\(link\|rename\|renameat2\)"' "$J")" -ge 15 ] || fail "too few moves: $(cat "$J")"
+	grep -q '"kind":"net"' "$J" || fail "no network denial: $(cat "$J")"
+	# Every line, text and JSON, the same denial and the same advice.
+	assert_equal "$json" "$denied"
+	# And each filesystem record's allow is one option and its path.
+	"$PYTHON" -c '
+import json, sys
+for n, line in enumerate(open(sys.argv[1]), 1):
+    d = json.loads(line)
+    if d["kind"] == "fs":
+        assert len(d["allow"]) == 2 and d["allow"][0] == "--rw", (n, d)' "$J"
+}
+
 @test "rename across directories where reparenting is refused (ABI 1): refer, EXDEV" {
 	mkdir ok/a ok/b
 	touch ok/a/x

@@ -332,9 +332,8 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 	const struct effective *k = &e->p->kernel;
 	const struct name *s;
 
-	a->option = a->scope = a->replace = NULL;
-	a->hidden = NULL;
-	a->arg[0] = '\0';
+	/* every field from this need alone: the record before it wrote here too */
+	*a = (struct advice){0};
 	if (n->kind == NEED_SCOPE)
 		for (s = scope_names; s->name; s++)
 			if (s->bit == refused)
@@ -348,7 +347,6 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 		/* "none" and a port list for one kind are a contradiction; --no-tcp
 		 * also said none for the other kind, which must stay so */
 		a->replace = e->p->asked.net[__builtin_ctzll(refused)].none;
-		a->also[0] = '\0';
 		if (a->replace && strncmp(a->replace, "--no-", 5) == 0)
 			port_option(a->also, 1ULL << (__builtin_ctzll(refused) ^ 1));
 	}
