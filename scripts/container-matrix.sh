@@ -12,7 +12,7 @@
 #   scripts/containers/run.sh       one container, judged from what it printed
 # Results go to build/container-matrix/results.tsv only; `make container-matrix-doc`
 # (scripts/containers/publish.sh) writes them into docs/container-matrix.md and the
-# README's where-it-works table. Ends with one line "N passed, N failed".
+# README's where-it-works summary. Ends with one line "N passed, N failed".
 #
 # Environment:
 #   LR_CONTAINERS_ONLY     run only the rows whose NAME-USER contains this (a partial

@@ -8,7 +8,7 @@
 #   scripts/matrix/boot.sh        boot one kernel and judge what the guest printed
 # Results go to build/kernel-matrix/results.tsv (and the lockdown boots' rows of the
 # where-it-works table to where.tsv) only; `make kernel-matrix-doc`
-# (scripts/matrix/publish.sh) writes them into docs/kernel-matrix.md and the README.
+# (scripts/matrix/publish.sh) writes them into docs/kernel-matrix.md and the README's where-it-works summary.
 # Ends with one line "N passed, N failed".
 #
 # Environment:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The launcher's sources follow the checked-in .clang-format, so style is never
-# a review topic; and the README's figure for them follows the files.
+# a review topic; and docs/development.md's figure for them follows the files.
 load helpers
 
 @test "every C file in the tree is clang-formatted (make format fixes them)" {
@@ -9,26 +9,26 @@ load helpers
 	assert_success
 }
 
-# The README's Layout gives the size of what a plain run executes, the audit
-# surface; a change to those files changes the figure with it.
-@test "the README's line count of the confinement path is what wc -l counts" {
+# docs/development.md's Layout gives the size of what a plain run executes, the
+# audit surface; a change to those files changes the figure with it.
+@test "the Layout's line count of the confinement path is what wc -l counts" {
 	cd "$BATS_TEST_DIRNAME/.."
 	local files n
 	files=$(make -s print-srcs | tr ' ' '\n' | grep -v -e '^trace/' -e '^probe\.c$')
 	# shellcheck disable=SC2086 # one file name per word
 	n=$(cat $files ./*.h platform/linux-x64.h | wc -l)
 	n=$(echo "$n" | sed -E ':a; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; ta')
-	run grep -c "the audit surface of the sandbox: $n lines" README.md
+	run grep -c "the audit surface of the sandbox: $n lines" docs/development.md
 	assert_output 1
 }
 
-# The Layout tables list the confinement path's files, and the tracer's, so
+# docs/development.md's Layout tables list the confinement path's files, and the tracer's, so
 # that each calls only those below it: no two of them call each other, however
 # indirectly. (A table's FIRST row to its LAST: the C files in between.)
 calls_only_below() {
 	local first=$1 last=$2 files=() f g i j sym
 	cd "$BATS_TEST_DIRNAME/.."
-	mapfile -t files < <(sed -n "/$first/,/$last/p" README.md |
+	mapfile -t files < <(sed -n "/$first/,/$last/p" docs/development.md |
 		sed -n 's/^| `\([a-z/-]*\.c\)` |.*/\1/p')
 	[ "${#files[@]}" -ge 10 ] || fail "the table lists ${#files[@]} C files"
 	for f in "${files[@]}"; do
@@ -49,11 +49,11 @@ calls_only_below() {
 	done
 }
 
-@test "the README's confinement path: each file calls only the files below it in the table" {
-	calls_only_below '^Layout\. \*\*The confinement path' '^`probe\.c`'
+@test "the Layout's confinement path: each file calls only the files below it in the table" {
+	calls_only_below '^\*\*The confinement path' '^`probe\.c`'
 }
 
-@test "the README's tracer: each of trace/'s files calls only the files below it in the table" {
+@test "the Layout's tracer: each of trace/'s files calls only the files below it in the table" {
 	calls_only_below '^| `trace\/trace\.h`' '^| `trace\/tracer\.h`'
 }
 

@@ -2,7 +2,7 @@
 # scripts/containers/publish.sh (make container-matrix-doc, after make
 # container-matrix): write the results of the last complete container-matrix run
 # into docs/container-matrix.md (from scripts/containers/container-matrix.md.in),
-# then the README's where-it-works table (scripts/where-table.sh). Refuses a partial
+# then the README's where-it-works summary (scripts/where-table.sh). Refuses a partial
 # run (LR_CONTAINERS_ONLY, another launcher binary).
 set -euo pipefail
 # shellcheck source=scripts/containers/lib.sh
@@ -40,4 +40,4 @@ awk -v table="$table" -v where="$where" -v total="$total" -v runtime="$runtime" 
 	{ gsub(/@RUNTIME@/, runtime); print }' "$root/scripts/containers/container-matrix.md.in" >"$work/container-matrix.md"
 mv "$work/container-matrix.md" "$root/docs/container-matrix.md"
 "$root/scripts/where-table.sh"
-say "wrote docs/container-matrix.md and the README's where-it-works table ($total)"
+say "wrote docs/container-matrix.md and the README's where-it-works summary ($total)"

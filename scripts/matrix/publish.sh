@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # scripts/matrix/publish.sh (make kernel-matrix-doc, after make kernel-matrix):
 # write the results of the last complete kernel-matrix run into docs/kernel-matrix.md
-# (from scripts/matrix/kernel-matrix.md.in) and into the README's table, between
-# its "kernel-matrix table" marker lines, then the README's where-it-works table
+# (from scripts/matrix/kernel-matrix.md.in), then the README's where-it-works summary
 # (scripts/where-table.sh), whose locked-down hosts are the lockdown boots. Refuses a partial run (LR_MATRIX_ONLY,
 # another launcher binary): published results are every boot of the launcher that
 # make builds.
@@ -35,12 +34,5 @@ awk -v table="$table" -v total="$total" -v where="$where" '
 	{ print }' "$root/scripts/matrix/kernel-matrix.md.in" >"$work/kernel-matrix.md"
 mv "$work/kernel-matrix.md" "$root/docs/kernel-matrix.md"
 
-readme=$root/README.md
-grep -q '^<!-- kernel-matrix table: begin' "$readme" || die "README.md has no kernel-matrix table markers"
-awk -v table="$table" '
-	/^<!-- kernel-matrix table: begin/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
-	/^<!-- kernel-matrix table: end/ { skip = 0 }
-	!skip { print }' "$readme" >"$work/README.md"
-mv "$work/README.md" "$readme"
 "$root/scripts/where-table.sh"
-say "wrote docs/kernel-matrix.md, the README's table and its where-it-works table ($total)"
+say "wrote docs/kernel-matrix.md and the README's where-it-works summary ($total)"
