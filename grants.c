@@ -198,7 +198,7 @@ static int add_entry_rule(void *ctx, int fd, uint64_t rights, size_t hidden)
 /* A grant's rules: one on its path, or, with hidden paths beneath it, one on
  * each entry around them (hide.c); *ENTRIES says how many, or -1. */
 static uint64_t add_grant_rules(const struct policy *p, int ruleset, const struct grant *g, int fd,
-				long *entries)
+				long *entries, struct out *verbose)
 {
 	struct kernel_sink sink = {ruleset, p->asked.hidden};
 	char canon[PATH_MAX];
@@ -206,7 +206,7 @@ static uint64_t add_grant_rules(const struct policy *p, int ruleset, const struc
 
 	if (!grant_hides(p, g, fd, canon))
 		return add_path_rule(p, ruleset, g, fd);
-	*entries = (long)expand_grant(p, fd, canon, rights, add_entry_rule, &sink);
+	*entries = (long)expand_grant(p, fd, canon, rights, add_entry_rule, &sink, verbose);
 	return rights;
 }
 
@@ -238,7 +238,7 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 		if (fd >= 0 && p->asked.guards && g->kind != GRANT_RO)
 			check_guards(&p->asked, g, fd);
 		if (fd >= 0)
-			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, &entries)
+			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, &entries, verbose)
 					    : add_path_rule(p, ruleset, g, fd);
 		if (verbose)
 			print_grant(verbose, g, fd, rights, entries);

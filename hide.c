@@ -9,8 +9,13 @@
  * what is made in them after launch is not readable.
  *
  * Paths are compared as canonical strings, as the kernel's walk up from a
- * file meets its directories. A hard link or a bind mount elsewhere is
- * another path, which no rule here withholds (the README's limits).
+ * file meets its directories, and by inode, as its rules are held: a rule
+ * on an entry that is the same inode as a hidden path or a directory above
+ * one (a hard link beside a hidden file, a bind mount of the home) would
+ * grant the hidden path by its own name. Such an entry gets no rule; such a
+ * grant is refused. A hard link or a bind mount of a hidden path beneath a
+ * granted directory is another path, which no rule here withholds (the
+ * README's limits).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -20,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,6 +37,15 @@
 /* More entries than this in a directory on the way is refused: each costs
  * a rule, and a launch must not spend seconds on one huge directory. */
 #define MAX_ENTRIES 16384
+
+/* Directories above a hidden path, itself included, at most. */
+#define HIDDEN_DEPTH 256
+#define HIDDEN_NAME  (2 * PATH_MAX + 48) /* name_inode's */
+
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+#define RESOLVE_NO_XDEV 0x01
 
 /* getdents64(2)'s record. */
 struct dir_record {
@@ -144,10 +159,80 @@ static void append_missing(const struct hidden *h, int fd, const char *rest, cha
 	}
 }
 
-static void resolve_one(struct hidden *h, char *canon, int no_symlinks)
+static const struct hidden_inode *find_inode(const struct request *r, dev_t dev, ino_t ino)
 {
+	size_t i;
+
+	for (i = 0; i < r->nhidden_inodes; i++)
+		if (r->hidden_inodes[i].ino == ino && r->hidden_inodes[i].dev == dev)
+			return &r->hidden_inodes[i];
+	return NULL;
+}
+
+/* FD's directory: ".." of a directory, as Landlock walks up (across mount
+ * points); the directory of a file by its canonical path CANON. */
+static int open_up(int fd, const struct stat *st, const char *canon, size_t len)
+{
+	char dir[PATH_MAX];
+	size_t n = len;
+
+	if (S_ISDIR(st->st_mode))
+		return openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	while (n > 1 && canon[n - 1] != '/')
+		n--;
+	copy_span(dir, sizeof dir, canon, n > 1 ? n - 1 : 1);
+	return openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* The length of the canonical path one directory up from its first LEN bytes. */
+static size_t up_len(const char *canon, size_t len)
+{
+	while (len > 1 && canon[len - 1] != '/')
+		len--;
+	return len > 1 ? len - 1 : 1;
+}
+
+/*
+ * Hidden path I's inode (when it exists, SELF) and those of every directory
+ * above it, FD (closed here) being the first, LEN bytes of its canon. A
+ * directory met already, and everything above it, is there.
+ */
+static void add_inodes(struct request *r, size_t i, int fd, size_t len, int self)
+{
+	const struct hidden *h = &r->hidden[i];
+	struct hidden_inode *hi;
+	struct stat st;
+	int up;
+
+	for (;; self = 0, len = up_len(h->canon, len)) {
+		if (fstat(fd, &st))
+			die_errno("cannot open %s path %s", "--hide", h->path);
+		hi = (struct hidden_inode *)find_inode(r, st.st_dev, st.st_ino);
+		if (hi) {
+			hi->self |= self;
+			break;
+		}
+		if (r->nhidden_inodes == r->nhidden * HIDDEN_DEPTH)
+			die("--hide %s: its path goes through more than %d directories", h->path,
+			    HIDDEN_DEPTH);
+		r->hidden_inodes[r->nhidden_inodes++] =
+			(struct hidden_inode){st.st_dev, st.st_ino, i, len, self};
+		up = open_up(fd, &st, h->canon, len);
+		if (up < 0)
+			die_errno("cannot open the directory above %s path %s", "--hide", h->path);
+		close(fd);
+		fd = up;
+		if (len == 1)
+			break; /* / is its own parent */
+	}
+	close(fd);
+}
+
+static void resolve_one(struct request *r, size_t i, char *canon)
+{
+	struct hidden *h = &r->hidden[i];
 	const char *rest;
-	int fd = open_nearest(h, no_symlinks, &rest), len = path_of_fd(fd, canon);
+	int fd = open_nearest(h, r->no_symlinks, &rest), len = path_of_fd(fd, canon);
 
 	if (len < 0) {
 		need_proc("--hide", "name the paths it opens (/proc/self/fd)");
@@ -156,12 +241,11 @@ static void resolve_one(struct hidden *h, char *canon, int no_symlinks)
 	h->canon = canon;
 	h->exists = *rest == '\0';
 	append_missing(h, fd, rest, canon, (size_t)len);
-	if (close(fd))
-		die_errno("cannot open %s path %s", "--hide", h->path);
 	if (strcmp(canon, "/") == 0)
 		die("--hide %s hides /: Landlock withholds a path by granting what is around it, "
 		    "and nothing is around /",
 		    h->path);
+	add_inodes(r, i, fd, (size_t)len, h->exists);
 }
 
 void resolve_hidden(struct request *r)
@@ -171,12 +255,69 @@ void resolve_hidden(struct request *r)
 
 	if (!r->nhidden)
 		return;
-	canon = mmap(NULL, r->nhidden * PATH_MAX, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (canon == MAP_FAILED)
-		die_errno("cannot allocate the hidden paths");
+	canon = mapped(r->nhidden * PATH_MAX, "the hidden paths");
+	r->hidden_inodes = mapped(r->nhidden * HIDDEN_DEPTH * sizeof *r->hidden_inodes,
+				  "the hidden paths' inodes");
 	for (i = 0; i < r->nhidden; i++)
-		resolve_one(&r->hidden[i], canon + i * PATH_MAX, r->no_symlinks);
+		resolve_one(r, i, canon + i * PATH_MAX);
+}
+
+/* The hidden path HI is, or the directory above one, for messages. */
+static void name_inode(const struct request *r, const struct hidden_inode *hi, char *out)
+{
+	const struct hidden *h = &r->hidden[hi->hidden];
+
+	char dir[PATH_MAX];
+
+	copy_span(dir, sizeof dir, h->canon, hi->len);
+	if (hi->self)
+		join(out, HIDDEN_NAME, "--hide ", h->path, NULL);
+	else
+		join(out, HIDDEN_NAME, dir, ", a directory above --hide ", h->path, NULL);
+}
+
+/*
+ * A grant (canonical path CANON, LEN bytes) that is the same inode as a
+ * hidden path or a directory above one, under another name (a hard link, a
+ * bind mount), or lies beneath a hidden path through such a name, would
+ * reveal it: its rule is on the inode. EXPANDED: it is walked around its
+ * hidden paths, so only what is above it counts.
+ */
+static void check_alias(const struct request *r, const struct grant *g, int fd, char *canon,
+			size_t len, int expanded)
+{
+	char name[HIDDEN_NAME];
+	const struct hidden_inode *hi;
+	struct stat st;
+	size_t at = len;
+	int up;
+
+	if (fstat(fd, &st))
+		die_errno("cannot check %s path %s", g->option, g->path);
+	hi = find_inode(r, st.st_dev, st.st_ino);
+	if (hi && (hi->self || !expanded)) {
+		name_inode(r, hi, name);
+		die("%s %s is the same %s as %s (a hard link or a bind mount): its rule would "
+		    "reveal what is hidden; grant what is needed beside the hidden path instead",
+		    g->option, g->path, S_ISDIR(st.st_mode) ? "directory" : "file", name);
+	}
+	/* and what is above it: a hidden path there is one it lies within */
+	for (fd = dup(fd); fd >= 0 && at > 1;) {
+		up = open_up(fd, &st, canon, at);
+		close(fd);
+		fd = up;
+		at = up_len(canon, at);
+		if (fd < 0 || fstat(fd, &st))
+			die_errno("cannot check %s path %s", g->option, g->path);
+		hi = find_inode(r, st.st_dev, st.st_ino);
+		if (hi && hi->self)
+			die("%s %s is within --hide %s through %.*s (a bind mount): it would "
+			    "reveal "
+			    "what is hidden",
+			    g->option, g->path, r->hidden[hi->hidden].path, (int)at, canon);
+	}
+	if (fd < 0 || close(fd))
+		die_errno("cannot check %s path %s", g->option, g->path);
 }
 
 /*
@@ -213,6 +354,7 @@ int grant_hides(const struct policy *p, const struct grant *g, int fd, char *can
 			    h->path, g->option, g->path, why[g->kind]);
 		found = 1;
 	}
+	check_alias(r, g, fd, canon, len, found);
 	return found;
 }
 
@@ -264,9 +406,12 @@ struct walk {
 	uint64_t rights;
 	hide_rule_fn *fn;
 	void *ctx;
+	struct out *verbose;
 	size_t hidden; /* the hidden path walked now */
 	struct fd_batch batch;
 	size_t rules;
+	dev_t dev;	/* of the directory listed now, */
+	int listed_ino; /* whose listing tells each entry's inode as fstat would */
 };
 
 /* A directory gets every right of the grant, anything else its file rights
@@ -281,23 +426,75 @@ static int add_rule_on(struct walk *w, int fd, const struct stat *st)
 	return w->fn(w->ctx, fd, rights, w->hidden);
 }
 
+/* File systems whose listing gives each entry the inode number fstat
+ * gives it, but at a mount point (overlayfs may not, nor may network
+ * ones): there an entry's inode is known without a system call. */
+static int listing_tells_inodes(int dir)
+{
+	static const long types[] = {0xEF53 /* ext2-4 */, 0x01021994 /* tmpfs */,
+				     0x58465342 /* xfs */, 0x9123683E /* btrfs */};
+	struct statfs fs;
+	size_t i;
+
+	if (fstatfs(dir, &fs))
+		return 0;
+	for (i = 0; i < sizeof types / sizeof types[0]; i++)
+		if ((long)fs.f_type == types[i])
+			return 1;
+	return 0;
+}
+
+/* The entry D of DIR, without following a symlink; where the listing tells
+ * inodes, without crossing into a mount (EXDEV), whose root it does not. */
+static int open_entry(const struct walk *w, int dir, const struct dir_record *d)
+{
+	struct open_how_v0 {
+		uint64_t flags, mode, resolve;
+	} how = {O_PATH | O_NOFOLLOW | O_CLOEXEC, 0, RESOLVE_NO_XDEV};
+
+	if (w->listed_ino)
+		return (int)syscall(__NR_openat2, dir, d->name, &how, sizeof how);
+	return openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+}
+
 /* A symlink gets nothing: a rule on it would be on the link itself, which no
- * access checks, and following it could grant the hidden path. A file
- * system that does not tell the type in its listing costs an fstat. */
+ * access checks, and following it could grant the hidden path. Nor does an
+ * entry that is a hidden path or a directory above one under another name
+ * (a hard link, a bind mount): its rule would grant that. A file system
+ * that does not tell the type or the inode in its listing, and a mount
+ * point, cost an fstat. */
 static void add_entry(struct walk *w, const struct hidden *h, size_t len, int dir,
 		      const struct dir_record *d)
 {
-	struct stat st = {.st_mode = d->type == DT_DIR ? S_IFDIR : S_IFREG};
-	int fd = openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st = {.st_mode = d->type == DT_DIR ? S_IFDIR : S_IFREG,
+			  .st_dev = w->dev,
+			  .st_ino = d->ino};
+	const struct hidden_inode *hi;
+	char name[HIDDEN_NAME];
+	int fd = open_entry(w, dir, d), known = w->listed_ino && d->type != DT_UNKNOWN;
 
 	if (fd < 0 && errno == EMFILE && w->batch.n > 0) {
 		close_batch(&w->batch);
+		fd = open_entry(w, dir, d);
+	}
+	if (fd < 0 && errno == EXDEV) { /* a mount point: its root is another inode */
 		fd = openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		known = 0;
 	}
 	if (fd < 0 && (errno == ENOENT || errno == EACCES))
 		return; /* gone since the listing, or out of the caller's reach too */
-	if (fd < 0 || (d->type == DT_UNKNOWN && fstat(fd, &st)) ||
-	    (!S_ISLNK(st.st_mode) && add_rule_on(w, fd, &st)))
+	if (fd < 0 || (!known && fstat(fd, &st)))
+		die_errno("--hide %s: cannot add a rule for %.*s/%s", h->path,
+			  (int)(len > 1 ? len : 0), h->canon, d->name);
+	hi = find_inode(&w->p->asked, st.st_dev, st.st_ino);
+	if (hi && w->verbose) {
+		name_inode(&w->p->asked, hi, name);
+		outf(w->verbose,
+		     "landlock-run hide: %.*s/%s is the same inode as %s: it gets no rule, so it "
+		     "is hidden too\n",
+		     (int)(len > 1 ? len : 0), h->canon, d->name, name);
+	}
+	if (!hi && !S_ISLNK(st.st_mode) && add_rule_on(w, fd, &st))
 		die_errno("--hide %s: cannot add a rule for %.*s/%s", h->path,
 			  (int)(len > 1 ? len : 0), h->canon, d->name);
 	add_to_batch(&w->batch, fd);
@@ -321,6 +518,7 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 {
 	char buf[8192];
 	long n, off, entries = 0;
+	struct stat st;
 	int dir;
 
 	close_batch(&w->batch); /* room for the directory under a low descriptor limit */
@@ -330,8 +528,10 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 		return 0;
 	if (dir < 0 && errno == EACCES)
 		return 1; /* the caller cannot list it: nothing in it is granted */
-	if (dir < 0)
+	if (dir < 0 || fstat(dir, &st))
 		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
+	w->dev = st.st_dev;
+	w->listed_ino = listing_tells_inodes(dir);
 	while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
 		for (off = 0; off < n; off += ((const struct dir_record *)(buf + off))->reclen) {
 			const struct dir_record *d = (const void *)(buf + off);
@@ -352,10 +552,10 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 }
 
 size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t rights,
-		    hide_rule_fn *fn, void *ctx)
+		    hide_rule_fn *fn, void *ctx, struct out *verbose)
 {
 	const struct request *r = &p->asked;
-	struct walk w = {p, fd, strlen(canon), rights, fn, ctx, 0, {.n = 0}, 0};
+	struct walk w = {p, fd, strlen(canon), rights, fn, ctx, verbose, 0, {.n = 0}, 0, 0, 0};
 	const char *h, *slash;
 	size_t len;
 

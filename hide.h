@@ -15,14 +15,21 @@
 
 #include "policy.h"
 
+struct out;
+
 typedef int hide_rule_fn(void *ctx, int fd, uint64_t rights, size_t hidden);
 void add_hidden(struct request *r, const char *path);
-void resolve_hidden(struct request *r); /* fills canon and exists */
+/* fills canon and exists, and hidden_inodes */
+void resolve_hidden(struct request *r);
 /* 1 when hidden paths lie beneath the grant G, opened as FD: it is to be
- * expanded, at CANON (PATH_MAX, filled); a contradiction is a usage error. */
+ * expanded, at CANON (PATH_MAX, filled); a contradiction, by path or by
+ * inode (an alias of a hidden path or of a directory above one), is a usage
+ * error. */
 int grant_hides(const struct policy *p, const struct grant *g, int fd, char *canon);
+/* An entry that is the same inode as a hidden path or a directory above one
+ * gets no rule; -v (VERBOSE, or NULL) names it. */
 size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t rights,
-		    hide_rule_fn *fn, void *ctx);
+		    hide_rule_fn *fn, void *ctx, struct out *verbose);
 /* The hidden path CANON is, or is beneath; NULL if none. */
 const struct hidden *hidden_at(const struct request *r, const char *canon);
 /* A hidden path strictly beneath the directory CANON; NULL if none. */

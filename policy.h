@@ -61,6 +61,20 @@ struct hidden {
 	size_t rules; /* added by build_ruleset's walks, for -v */
 };
 
+/*
+ * An inode no rule may land on (hide.c): a hidden path (LEN is its whole
+ * canonical path) or a directory above it, as Landlock walks up across
+ * mount points (the first LEN bytes of that hidden path's canon). A rule on
+ * either would grant the hidden path by its own name.
+ */
+struct hidden_inode {
+	dev_t dev;
+	ino_t ino;
+	size_t hidden; /* the index in request.hidden */
+	size_t len;
+	int self; /* the hidden path itself, not a directory above it */
+};
+
 static inline int port_listed(const struct ports *ports, unsigned port)
 {
 	return (ports->bits[port / 64] >> (port % 64)) & 1;
@@ -102,6 +116,8 @@ struct request {
 	size_t ngrants;
 	struct hidden *hidden; /* --hide, in command-line order */
 	size_t nhidden;
+	struct hidden_inode *hidden_inodes; /* resolve_hidden: theirs and above */
+	size_t nhidden_inodes;
 	int reads_confined; /* any --ro or --ro-try grant, or --hide */
 	int reads_granted;  /* any --ro or --ro-try grant: without one, --hide
 			       makes an implicit --ro / to walk around them */

@@ -94,6 +94,84 @@ hidden() {
 	refute_output --partial SECRET-KEY
 }
 
+@test "by inode: a hard link beside a hidden file gets no rule, so the hidden file stays unreadable" {
+	echo NETRC-SECRET >"$H/.netrc"
+	ln "$H/.netrc" "$H/netrc.bak"
+	ln "$H/.netrc" "$W/netrc.work"
+	run "$LR" --ro / -- cat "$H/.netrc"
+	assert_output NETRC-SECRET # control: without --hide it reads
+	# The control of the defence: a rule on the link (as the walk gave one
+	# before) grants the hidden file by its own name: rules are on inodes.
+	run "$LR" --ro /usr --ro "$H/netrc.bak" -- cat "$H/.netrc"
+	assert_output NETRC-SECRET
+	local p
+	for p in "${POLICIES[@]:0:3}"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$LR" -v $p --hide "$H/.netrc" -- cat "$H/.netrc"
+		assert_failure
+		refute_output --partial NETRC-SECRET
+		[[ $stderr == *"landlock-run hide: $H/netrc.bak is the same inode as --hide $H/.netrc: it gets no rule, so it is hidden too"* ]] ||
+			fail "no -v line for the link ($p): $stderr"
+		# shellcheck disable=SC2086
+		run "$LR" $p --hide "$H/.netrc" -- cat "$H/netrc.bak" "$H/docs/readme"
+		assert_failure
+		assert_output --partial readme # the walk goes on around it
+		refute_output --partial NETRC-SECRET
+	done
+	# The limit: a hard link beneath a granted directory is another path.
+	run "$LR" --ro / --hide "$H/.netrc" -- cat "$W/netrc.work"
+	assert_output NETRC-SECRET
+	run "$LR" --ro / --hide "$H/.netrc" -- cat "$H/.netrc"
+	assert_failure
+}
+
+# in_mounts SCRIPT: the sh SCRIPT as root in a mount namespace of its own,
+# where it can bind-mount $H (with $H, $LR and $S in its environment).
+in_mounts() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to bind-mount"
+	unshare --mount true 2>/dev/null || skip "no mount namespace here (unshare --mount)"
+	run --separate-stderr env H="$H" LR="$LR" S="$S" W="$W" unshare --mount sh -c "$1"
+}
+
+@test "by inode: a bind mount of the home at an entry of a walked directory gets no rule" {
+	mkdir "$BATS_TEST_TMPDIR/alias"
+	# control: the alias's rule is the home's, and reveals the key by its own name
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" --ro /usr --ro "$H/../alias" -- cat "$S"'
+	assert_output SECRET-KEY
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" -v --ro / --hide "$H/.ssh" -- cat "$S"'
+	assert_failure
+	refute_output --partial SECRET-KEY
+	[[ $stderr == *"landlock-run hide: $BATS_TEST_TMPDIR/alias is the same inode as $H, a directory above --hide $H/.ssh: it gets no rule"* ]] ||
+		fail "no -v line for the alias: $stderr"
+	# and the home itself bound over an entry of itself
+	in_mounts 'mount --bind "$H" "$H/docs" && "$LR" --hide "$H/.ssh" -- cat "$S"'
+	assert_failure
+	refute_output --partial SECRET-KEY
+	in_mounts 'mount --bind "$H" "$H/docs" && "$LR" --hide "$H/.ssh" -- cat "$H/.config/gh/hosts.yml"'
+	assert_output GH-TOKEN # what is around stays readable
+}
+
+@test "by inode: a grant through a bind mount of the home, or of the hidden path, is refused naming both" {
+	local a=$BATS_TEST_TMPDIR/alias why="(a hard link or a bind mount): its rule would reveal what is hidden"
+	mkdir "$a"
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" --ro "$H/../alias/docs" --ro /usr -- cat "$H/../alias/docs/readme"'
+	assert_output readme # control: a grant through the alias beside the hidden path works
+	for g in "--ro $a" "--rw $a" "--ro $a/.ssh" "--ro $a/.ssh/keys" "--ro $a/.ssh/id_ed25519"; do
+		in_mounts "mount --bind \"\$H\" \"\$H/../alias\" && \"\$LR\" --ro / $g --hide \"\$H/.ssh\" -- cat \"\$S\""
+		assert_failure 125
+		assert_output ""
+		assert_one_launcher_line
+	done
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" --ro / --ro "$H/../alias" --hide "$H/.ssh" -- true'
+	assert_equal "$stderr" "landlock-run: --ro $H/../alias is the same directory as $H, a directory above --hide $H/.ssh $why; grant what is needed beside the hidden path instead"
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" --ro "$H/../alias/.ssh" --hide "$H/.ssh" -- true'
+	assert_equal "$stderr" "landlock-run: --ro $H/../alias/.ssh is the same directory as --hide $H/.ssh $why; grant what is needed beside the hidden path instead"
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" --ro "$H/../alias/.ssh/keys" --hide "$H/.ssh" -- true'
+	assert_equal "$stderr" "landlock-run: --ro $H/../alias/.ssh/keys is within --hide $H/.ssh through $a/.ssh (a bind mount): it would reveal what is hidden"
+	in_mounts 'mount --bind "$H" "$H/../alias" && "$LR" --ro "$H/../alias/.ssh/keys" --ro /usr -- cat "$H/.ssh/keys/k"'
+	assert_output SUBKEY # control: without --hide the grant reads the hidden tree
+}
+
 @test "openat(O_PATH) of an ancestor, then a relative open; reopening an O_PATH descriptor" {
 	hidden sh -c '"$0" open-at "$1" .ssh/id_ed25519 && cat "$2"' "$TRYOP" "$H" "$S"
 	for args in "$H .ssh/id_ed25519" "$H/.ssh id_ed25519" "$H/docs ../.ssh/id_ed25519"; do
@@ -272,7 +350,7 @@ refused() {
 
 @test "an entry that vanishes between the listing and its rule is skipped, and stays unreadable" {
 	echo gone >"$H/victim"
-	run --separate-stderr "$FAULT" openat ENOENT --path victim -- "$LR" --hide "$H/.ssh" -- \
+	run --separate-stderr "$FAULT" openat,openat2 ENOENT --path victim -- "$LR" --hide "$H/.ssh" -- \
 		sh -c 'cat "$1/docs/readme"; cat "$1/victim"' _ "$H"
 	assert_failure
 	assert_output readme

@@ -124,7 +124,7 @@ static void resolve_grants(struct explainer *e)
 		if (fd < 0)
 			continue; /* a -try grant that is not there */
 		if (r->nhidden && grant_hides(e->p, g, fd, canon))
-			expand_grant(e->p, fd, canon, rights, add_inode, e);
+			expand_grant(e->p, fd, canon, rights, add_inode, e, NULL);
 		else
 			add_inode(e, fd, rights, 0);
 		close(fd);
