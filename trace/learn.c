@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../abi.h"
+#include "../fd.h"
 #include "../out.h"
 #include "learner.h"
 
@@ -39,16 +40,13 @@ struct entry {
 static void find_home(struct learner *l)
 {
 	const char *home = getenv("HOME");
-	char link[40], num[24];
-	ssize_t n;
 	int fd = home && home[0] == '/' ? openat(AT_FDCWD, home, O_PATH | O_DIRECTORY | O_CLOEXEC)
 					: -1;
 
 	if (fd < 0)
 		return;
-	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
-	n = readlink(link, l->home, sizeof l->home - 1);
-	l->home[n > 1 ? n : 0] = '\0'; /* "/" as a home folds nothing */
+	if (path_of_fd(fd, l->home) <= 1)
+		l->home[0] = '\0'; /* "/" as a home folds nothing */
 	close(fd);
 }
 

@@ -28,6 +28,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "../fd.h"
 #include "../out.h"
 #include "tracer.h"
 
@@ -129,21 +130,6 @@ int proc_status(pid_t tid, const char *key, char *out, size_t size)
 
 	proc_path(path, tid, "/status", "");
 	return proc_field(path, key, out, size);
-}
-
-/* The canonical path of a descriptor of ours; what has no path (a pipe, a
- * socket, an anonymous inode) reads as the kernel names it: "pipe:[N]". */
-static int fd_path(int fd, char *out)
-{
-	char link[40], num[24];
-	ssize_t n;
-
-	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
-	n = readlink(link, out, PATH_MAX - 1);
-	if (n < 0)
-		return -1;
-	out[n] = '\0';
-	return 0;
 }
 
 /* The directory PATH is in: "/" for "/x", and "" for a name without a
@@ -342,7 +328,9 @@ int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int
 		if (found <= 0)
 			break;
 	}
-	if (more < 0 || found < 0 || fd_path(w.cur, o->object))
+	/* what has no path (a pipe, a socket, an anonymous inode) reads as the
+	 * kernel names it: "pipe:[N]" */
+	if (more < 0 || found < 0 || path_of_fd(w.cur, o->object) < 0)
 		goto out;
 	if (found == 0) {
 		join(o->parent, sizeof o->parent, o->object, NULL);
