@@ -1,12 +1,14 @@
 /*
  * Descriptors: a path opened (openat, or openat2 refusing every symlink),
- * the path a descriptor stands for, and grant descriptors closed in runs.
+ * the path a descriptor stands for, whether a path lies in a directory's
+ * tree, and grant descriptors closed in runs.
  * The bottom of the confinement path: guard.c, grants.c, hide.c and
  * interp.c open and name paths through it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -78,4 +80,13 @@ int path_of_fd(int fd, char *out)
 	if (n >= 0)
 		out[n] = '\0';
 	return (int)n;
+}
+
+/* Canonical PATH is DIR itself or beneath it; "/" holds every path. */
+int within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	n -= n == 1; /* "/" ends in its slash */
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }

@@ -1,15 +1,16 @@
 /*
  * fd.c: descriptors. open_at is openat(DIRFD, PATH, FLAGS | O_CLOEXEC);
  * NO_SYMLINKS: ELOOP on any symlink. path_of_fd: FD's canonical path
- * (PATH_MAX) and its length, or -1. A batch: descriptors to close in runs of
- * consecutive numbers, one close_range each; a number the launcher did not
- * open is never in a run.
+ * (PATH_MAX) and its length, or -1. within: canonical PATH is DIR or beneath
+ * it. A batch: descriptors to close in runs of consecutive numbers, one
+ * close_range each; a number the launcher did not open is never in a run.
  */
 #ifndef LR_FD_H
 #define LR_FD_H
 
 int open_at(int dirfd, const char *path, int flags, int no_symlinks);
 int path_of_fd(int fd, char *out);
+int within(const char *path, const char *dir);
 
 struct fd_batch {
 	int fd[32];

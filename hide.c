@@ -72,11 +72,6 @@ static const char *beneath(const char *h, const char *d, size_t len)
 	return *h ? h : NULL;
 }
 
-static int within(const char *path, const char *dir)
-{
-	return strcmp(path, dir) == 0 || beneath(path, dir, strlen(dir));
-}
-
 const struct hidden *hidden_at(const struct request *r, const char *canon)
 {
 	size_t i;

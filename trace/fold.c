@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../abi.h"
+#include "../fd.h"
 #include "../hide.h"
 #include "../out.h"
 #include "learner.h"
@@ -52,13 +53,6 @@ static const char *const stable[] = {"/sys/fs/cgroup", "/dev/pts"};
 void add_path(struct table *set, const char *path)
 {
 	strset_add(set, path, strlen(path));
-}
-
-int in_tree(const char *path, const char *tree)
-{
-	size_t n = strlen(tree);
-
-	return strncmp(path, tree, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
 /* The part of PATH after $HOME/, or NULL when it is not beneath $HOME. */
@@ -114,7 +108,7 @@ static int fold_into(const struct table *set, char *path)
 	size_t i = 0;
 
 	while ((s = strset_next(set, &i)))
-		if (in_tree(path, s)) {
+		if (within(path, s)) {
 			path[strlen(s)] = '\0';
 			return 1;
 		}
@@ -129,7 +123,7 @@ static void fold_read(const struct learner *l, char *path)
 	size_t i;
 
 	for (i = 0; i < sizeof system_trees / sizeof system_trees[0]; i++)
-		if (in_tree(path, system_trees[i])) {
+		if (within(path, system_trees[i])) {
 			path[strlen(system_trees[i])] = '\0';
 			return;
 		}
@@ -140,7 +134,7 @@ static void fold_read(const struct learner *l, char *path)
 		join(path, PATH_MAX, tree, NULL);
 		return;
 	}
-	if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) || in_tree(path, "/dev") ||
+	if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) || within(path, "/dev") ||
 	    (rel && (tree[0] || !strchr(rel, '/'))))
 		return;
 	if (strrchr(path, '/') != path) /* a file directly in / stays a file */
@@ -180,7 +174,7 @@ static void settle_all(const struct learner *l, const struct table *from, struct
 		join(path, sizeof path, s, NULL);
 		grantable(path);
 		for (k = 0; k < sizeof stable / sizeof stable[0]; k++)
-			if (in_tree(path, stable[k]))
+			if (within(path, stable[k]))
 				path[strlen(stable[k])] = '\0';
 		if (!fold_into(&l->trees, path))
 			writes ? fold_write(l, path) : fold_read(l, path);

@@ -27,7 +27,6 @@ struct learner {
 
 /* fold.c */
 void add_path(struct table *set, const char *path);
-int in_tree(const char *path, const char *tree);
 void state_tree(const struct learner *l, const char *path, char *tree);
 void write_policy(struct learner *l);
 
