@@ -20,6 +20,7 @@ from ._status import ConfinedStatus, StatusPipe, decided, interpret
 
 FAILURE_PREFIX = "landlock-run: "
 LAUNCHER_FAILURE_EXIT = 125
+KILL_TREE = "--kill-tree"  # spawn_confined()'s default: the run ends when it ends
 
 Arg: TypeAlias = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 """An argument of the command, as subprocess takes it."""
@@ -43,15 +44,21 @@ def _argv(argv: Sequence[Arg]) -> list[str]:
     return [a for a in out if a is not None]
 
 
+def _parts(policy: PolicyLike, argv: Sequence[Arg], launcher: PathArg | None) -> tuple[str, list[str], list[str]]:
+    """(the launcher, its options for the policy, the command), each checked."""
+    grants = grant_args(policy)
+    args = _argv(argv)
+    if launcher is not None and (not isinstance(launcher, (str, bytes, os.PathLike)) or os.fsdecode(launcher) == ""):
+        raise TypeError("launcher must be a non-empty path, e.g. launcher=landlock_run.launcher_path()")
+    return launcher_path() if launcher is None else os.fsdecode(launcher), grants, args
+
+
 def command(policy: PolicyLike, argv: Sequence[Arg], *, launcher: PathArg | None = None) -> list[str]:
     """[launcher, *grant_args(policy), '--', *argv], ready for subprocess: the command is
     looked up in PATH after confinement. Raises PolicyError for a bad policy, TypeError for
     a bad argv, LauncherError as launcher_path() when no launcher is given."""
-    grants = grant_args(policy)
-    args = _argv(argv)
-    if launcher is not None and (not isinstance(launcher, (str, bytes, os.PathLike)) or os.fsdecode(launcher) == ""):
-        raise TypeError("launcher must be a non-empty path")
-    return [launcher_path() if launcher is None else os.fsdecode(launcher), *grants, "--", *args]
+    file, grants, args = _parts(policy, argv, launcher)
+    return [file, *grants, "--", *args]
 
 
 def is_launcher_failure(status: int | None, stderr: str | bytes | None) -> bool:
@@ -84,16 +91,20 @@ class ConfinedProcess(subprocess.Popen[AnyStr]):
         super().__init__(args, **popen_kwargs)
 
     def started(self, timeout: float | None = None) -> ConfinedStatus:
-        """As soon as the launcher has said whether COMMAND was executed: for a plain run at
-        its exec, with explain, explain_json or learn at its first exec (the fields the
-        end of the run adds are not known yet). subprocess.TimeoutExpired after timeout."""
+        """As soon as the launcher has said whether COMMAND was executed: for a plain run
+        (kill_tree=False) at its exec, with explain, explain_json or learn at its first exec
+        (the fields the end of the run adds are not known yet); in the whole-tree mode
+        alone the launcher says it only at the end, so this is status().
+        subprocess.TimeoutExpired after timeout."""
         lines, eof = self._status_pipe.read(decided, timeout, self.args)
         return self.status(timeout) if eof else interpret(lines)
 
     def status(self, timeout: float | None = None) -> ConfinedStatus:
         """Everything the launcher reported, read up to the end of its status descriptor:
-        for a plain run that is COMMAND's exec (or the launcher's failure); with explain,
-        explain_json or learn the launcher's exit. subprocess.TimeoutExpired after timeout."""
+        in the whole-tree mode (the default) and with explain, explain_json or learn, the
+        end of the run, once the command and everything it started are gone (the end
+        record in exit or signal); for a plain run (kill_tree=False) COMMAND's exec (or the
+        launcher's failure). subprocess.TimeoutExpired after timeout."""
         if self._status is None:
             lines, _ = self._status_pipe.read(lambda _: False, timeout, self.args)
             # nothing said: the launcher failed before it read --status-fd, or was killed; it is gone or going
@@ -123,33 +134,50 @@ def _popen_kwargs(text: bool, popen_kwargs: dict[str, Any]) -> dict[str, Any]:
 
 @overload
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[True], launcher: PathArg | None = None, **popen_kwargs: Any
-) -> ConfinedProcess[str]: ...
+    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[True], kill_tree: bool = True,
+    launcher: PathArg | None = None, **popen_kwargs: Any,
+) -> ConfinedProcess[str]: ...  # fmt: skip
 @overload
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[False] = False, launcher: PathArg | None = None, **popen_kwargs: Any
-) -> ConfinedProcess[bytes]: ...
+    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[False] = False, kill_tree: bool = True,
+    launcher: PathArg | None = None, **popen_kwargs: Any,
+) -> ConfinedProcess[bytes]: ...  # fmt: skip
 @overload
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: bool, launcher: PathArg | None = None, **popen_kwargs: Any
-) -> ConfinedProcess[Any]: ...
+    policy: PolicyLike, argv: Sequence[Arg], *, text: bool, kill_tree: bool = True, launcher: PathArg | None = None,
+    **popen_kwargs: Any,
+) -> ConfinedProcess[Any]: ...  # fmt: skip
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: bool = False, launcher: PathArg | None = None, **popen_kwargs: Any
-) -> ConfinedProcess[Any]:
-    """Start [launcher, '--status-fd', N, *grant_args(policy), '--', *argv] with these
-    subprocess.Popen keyword arguments (not shell, executable or close_fds=False; pass_fds
-    are added to), N the write end of a pipe of its own. Returns the Popen, whose status()
-    and started() read what the launcher says there. Raises as command() does, and as
-    Popen does (FileNotFoundError for a launcher= that does not exist)."""
+    policy: PolicyLike, argv: Sequence[Arg], *, text: bool = False, kill_tree: bool = True, launcher: PathArg | None = None,
+    **popen_kwargs: Any,
+) -> ConfinedProcess[Any]:  # fmt: skip
+    """Start [launcher, '--status-fd', N, '--kill-tree', *grant_args(policy), '--', *argv]
+    with these subprocess.Popen keyword arguments (not shell, executable or close_fds=False;
+    pass_fds are added to), N the write end of a pipe of its own. Returns the Popen, whose
+    status() and started() read what the launcher says there.
+
+    The whole-tree mode (--kill-tree) is on unless kill_tree=False (or off but for what
+    the policy turns on: its kill_tree, die_with_parent, explain, learn): the launcher
+    stays the command's parent, and kill() (SIGKILL to the launcher), terminate() (SIGTERM,
+    passed on to the command, the tree killed a second later) and the command's own exit
+    end every process it started. It costs two forks at launch. With kill_tree=False the
+    launcher execs the command, which keeps the launcher's pid, and what it leaves running
+    goes on after kill().
+
+    Raises as command() does, TypeError for a kill_tree not a bool, and as Popen does
+    (FileNotFoundError for a launcher= that does not exist)."""
+    if not isinstance(kill_tree, bool):
+        raise TypeError(f"kill_tree must be True or False, not {kill_tree!r}")
     kwargs = _popen_kwargs(text, popen_kwargs)
-    file, *args = command(policy, argv, launcher=launcher)
+    file, grants, args = _parts(policy, argv, launcher)
+    tree = [KILL_TREE] if kill_tree and KILL_TREE not in grants else []
     read_fd, write_fd = os.pipe()
     read_fd, write_fd = _above_stdio(read_fd), _above_stdio(write_fd)
     pipe = StatusPipe(read_fd)
     try:
         pass_fds = (*kwargs.pop("pass_fds", ()), write_fd)
         return ConfinedProcess(
-            [file, "--status-fd", str(write_fd), *args], status_pipe=pipe, pass_fds=pass_fds, **kwargs
+            [file, "--status-fd", str(write_fd), *tree, *grants, "--", *args], status_pipe=pipe, pass_fds=pass_fds, **kwargs
         )
     except BaseException:
         pipe.close()
@@ -186,28 +214,32 @@ class ConfinedProcessError(subprocess.CalledProcessError):
 @overload
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[True], input: str | None = None, capture_output: bool = False,
-    timeout: float | None = None, check: bool = False, launcher: PathArg | None = None, **popen_kwargs: Any,
+    timeout: float | None = None, check: bool = False, kill_tree: bool = True, launcher: PathArg | None = None,
+    **popen_kwargs: Any,
 ) -> ConfinedCompleted[str]: ...  # fmt: skip
 @overload
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[False] = False, input: bytes | None = None,
-    capture_output: bool = False, timeout: float | None = None, check: bool = False, launcher: PathArg | None = None,
-    **popen_kwargs: Any,
+    capture_output: bool = False, timeout: float | None = None, check: bool = False, kill_tree: bool = True,
+    launcher: PathArg | None = None, **popen_kwargs: Any,
 ) -> ConfinedCompleted[bytes]: ...  # fmt: skip
 @overload
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: bool, input: str | bytes | None = None, capture_output: bool = False,
-    timeout: float | None = None, check: bool = False, launcher: PathArg | None = None, **popen_kwargs: Any,
+    timeout: float | None = None, check: bool = False, kill_tree: bool = True, launcher: PathArg | None = None,
+    **popen_kwargs: Any,
 ) -> ConfinedCompleted[Any]: ...  # fmt: skip
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: bool = False, input: str | bytes | None = None,
-    capture_output: bool = False, timeout: float | None = None, check: bool = False, launcher: PathArg | None = None,
-    **popen_kwargs: Any,
+    capture_output: bool = False, timeout: float | None = None, check: bool = False, kill_tree: bool = True,
+    launcher: PathArg | None = None, **popen_kwargs: Any,
 ) -> ConfinedCompleted[Any]:  # fmt: skip
-    """subprocess.run() of the command under the policy, through spawn_confined(): waits
-    for it, returns a ConfinedCompleted (returncode, stdout, stderr, and status). On timeout
-    the launcher is killed and ConfinedTimeout (a subprocess.TimeoutExpired) raised; with
-    check=True a non-zero status raises ConfinedProcessError (a CalledProcessError)."""
+    """subprocess.run() of the command under the policy, through spawn_confined() (the
+    whole-tree mode on unless kill_tree=False): waits for it, returns a ConfinedCompleted
+    (returncode, stdout, stderr, and status). On timeout the launcher is killed, and with it
+    every process the command started, and ConfinedTimeout (a subprocess.TimeoutExpired)
+    raised once the status descriptor's end says the tree is gone; with check=True a
+    non-zero status raises ConfinedProcessError (a CalledProcessError)."""
     if input is not None:
         if popen_kwargs.get("stdin") is not None:
             raise ValueError("stdin and input arguments may not both be used")
@@ -216,7 +248,7 @@ def run(
         if popen_kwargs.get("stdout") is not None or popen_kwargs.get("stderr") is not None:
             raise ValueError("stdout and stderr arguments may not be used with capture_output")
         popen_kwargs["stdout"] = popen_kwargs["stderr"] = subprocess.PIPE
-    with spawn_confined(policy, argv, text=text, launcher=launcher, **popen_kwargs) as proc:
+    with spawn_confined(policy, argv, text=text, kill_tree=kill_tree, launcher=launcher, **popen_kwargs) as proc:
         try:
             stdout, stderr = proc.communicate(input, timeout=timeout)
         except subprocess.TimeoutExpired as exc:

@@ -31,8 +31,9 @@ class ConfinedStatus:
     executed: bool
     """COMMAND was executed: a pid line came and no failure line followed it."""
     pid: int | None
-    """The pid COMMAND runs as: the launcher's own, or with explain, explain_json or learn
-    its child's; set too when an exec failed after the pid line."""
+    """The pid COMMAND runs as: in the whole-tree mode (the default) and with explain,
+    explain_json or learn a child of the launcher, else the launcher's own; set too when an
+    exec failed after the pid line."""
     abi: int | None
     """The kernel's Landlock ABI."""
     abi_used: int | None
@@ -47,6 +48,13 @@ class ConfinedStatus:
     error: str | None
     """That failure's `landlock-run: ` line (as on stderr), or what else went wrong; None
     when nothing did."""
+    exit: int | None
+    """The end record's exit status, {"exit":N}: how COMMAND exited, in the whole-tree mode
+    (--kill-tree, spawn_confined()'s default) and with explain, explain_json or learn, where
+    the launcher outlives it. None without that line: a plain run (the launcher became
+    COMMAND), a launcher killed before the end, or one that does not write it."""
+    signal: str | None
+    """The end record's signal, {"signal":"SIGKILL"}: the one that killed COMMAND."""
 
 
 def _objects(lines: Sequence[bytes]) -> list[dict[str, object]]:
@@ -72,6 +80,15 @@ def _enforcement(v: object) -> Enforcement | None:
     return _ENFORCEMENTS.get(v) if isinstance(v, str) else None
 
 
+def _end(o: dict[str, object]) -> bool:
+    """The end record: {"exit":N} or {"signal":"NAME"}, the run's last line."""
+    return "exec" not in o and "pid" not in o and (_int(o.get("exit")) is not None or _signal(o.get("signal")) is not None)
+
+
+def _signal(v: object) -> str | None:
+    return v if isinstance(v, str) and v != "" else None
+
+
 def _silent(returncode: int | None) -> ConfinedStatus:
     """No line at all: the launcher failed before it knew the descriptor, or was killed."""
     killed = returncode is not None and returncode < 0
@@ -80,6 +97,7 @@ def _silent(returncode: int | None) -> ConfinedStatus:
         executed=False, pid=None, abi=None, abi_used=None, enforcement=None,
         status=None if killed else returncode,
         error=f"the launcher reported nothing on --status-fd and {how}: COMMAND was not executed",
+        exit=None, signal=None,
     )  # fmt: skip
 
 
@@ -87,14 +105,18 @@ def interpret(lines: Sequence[bytes], returncode: int | None = None) -> Confined
     """The status lines as a ConfinedStatus. COMMAND was executed exactly when a pid line
     (one with a pid and no "exec") arrived and no "exec":false line followed it; a failure
     after it ran ("exec":true with a status: a learn policy it could not write) is reported
-    too. returncode: the launcher's (Popen's, negative for a signal), for when it said
+    too, and the end record ({"exit":N} or {"signal":"NAME"}), how an executed COMMAND
+    ended. returncode: the launcher's (Popen's, negative for a signal), for when it said
     nothing."""
     start: dict[str, object] | None = None
     failure: dict[str, object] | None = None
     late: dict[str, object] | None = None
+    end: dict[str, object] | None = None
     failed_after_start = False
     for o in _objects(lines):
-        if "exec" not in o and _int(o.get("pid")) is not None:
+        if _end(o):
+            end = o  # the last one: the launcher writes it once, as its last line
+        elif "exec" not in o and _int(o.get("pid")) is not None:
             start = start or o
         elif o.get("exec") is False and failure is None:
             failure, failed_after_start = o, start is not None
@@ -115,6 +137,8 @@ def interpret(lines: Sequence[bytes], returncode: int | None = None) -> Confined
         enforcement=_enforcement(start.get("enforcement")) if start else None,
         status=_int(failed.get("status")) if failed else None,
         error=error if isinstance(error, str) else None,
+        exit=_int(end.get("exit")) if end and executed else None,
+        signal=_signal(end.get("signal")) if end and executed else None,
     )
 
 

@@ -53,16 +53,74 @@ def test_a_denied_write_leaves_no_file_a_granted_one_lands(tmp_path: Path) -> No
 
 
 @needs_landlock
-def test_a_run_is_executed_as_the_launchers_pid_under_what_probe_says() -> None:
+def test_a_run_is_executed_in_the_whole_tree_mode_as_the_launchers_child_under_what_probe_says() -> None:
     probed = lr.probe()
-    proc = lr.spawn_confined(Policy(ro=["/"]), ["sh", "-c", "echo $$"], stdout=subprocess.PIPE)
+    proc = lr.spawn_confined(Policy(ro=["/"]), ["sh", "-c", "echo $$; exit 3"], stdout=subprocess.PIPE)
     out, _ = proc.communicate()
+    assert proc.args[1:4] == ["--status-fd", proc.args[2], "--kill-tree"] and proc.args.count("--kill-tree") == 1
     assert proc.status() == lr.ConfinedStatus(
-        executed=True, pid=proc.pid, abi=KERNEL_ABI, abi_used=probed.abi_used, enforcement=VERDICT, status=None, error=None
+        executed=True, pid=int(out), abi=KERNEL_ABI, abi_used=probed.abi_used, enforcement=VERDICT, status=None, error=None,
+        exit=proc.status().exit, signal=None,
     )  # fmt: skip
-    assert int(out) == proc.pid
+    assert int(out) != proc.pid and proc.returncode == 3
+    assert proc.status().exit in (None, 3), "an end record that is not the command's exit"
     assert proc.started() == proc.status()
+    # the policy's own kill_tree: the option once
+    assert lr.spawn_confined(Policy(ro=["/"], kill_tree=True), ["true"]).args.count("--kill-tree") == 1
 
+
+@needs_landlock
+def test_kill_tree_false_the_launcher_execs_the_command_which_keeps_its_pid() -> None:
+    proc = lr.spawn_confined(Policy(ro=["/"]), ["sh", "-c", "echo $$"], kill_tree=False, stdout=subprocess.PIPE)
+    out, _ = proc.communicate()
+    assert "--kill-tree" not in proc.args
+    assert (proc.status().executed, proc.status().pid, int(out)) == (True, proc.pid, proc.pid)
+    assert (proc.status().exit, proc.status().signal) == (None, None), "an end record from a launcher that became the command"
+    with pytest.raises(TypeError, match="kill_tree must be True or False"):
+        lr.spawn_confined(Policy(ro=["/"]), ["true"], kill_tree=1)  # type: ignore[arg-type]
+
+
+def start_time(pid: int) -> str | None:
+    """The process's start time (/proc/PID/stat field 22), None once it is gone or a zombie:
+    with the pid, what tells it from a process that reuses the pid."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return None
+    return None if fields[0] in ("Z", "X") else fields[19]
+
+
+def left(pid: int, started: str | None) -> bool:
+    return started is not None and start_time(pid) == started
+
+
+# a command that leaves a grandchild in a session of its own (out of every process group a
+# harness could kill) and says its pid, then waits
+QUIET = Policy(ro=["/"], rw=["/dev/null"])
+LEAVES = ["sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; exec sleep 300"]
+
+
+@needs_landlock
+def test_kill_ends_the_whole_tree_control_without_the_mode_a_grandchild_survives() -> None:
+    for kill_tree in (True, False):
+        proc = lr.spawn_confined(QUIET, LEAVES, kill_tree=kill_tree, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        grandchild = int(proc.stdout.readline())
+        started = start_time(grandchild)
+        assert started is not None
+        proc.kill()
+        proc.wait()
+        s = proc.status(timeout=30)
+        try:
+            assert s.executed and proc.returncode == -9
+            if kill_tree:
+                assert not left(grandchild, started), "kill() left the command's grandchild running"
+            else:
+                assert left(grandchild, started), "control: the grandchild did not outlive a plain run's kill()"
+        finally:
+            if left(grandchild, started):
+                os.kill(grandchild, 9)
+            proc.stdout.close()
 
 @needs_landlock
 def test_a_forged_launcher_failure_is_executed_a_real_one_is_not(tmp_path: Path) -> None:
@@ -113,7 +171,10 @@ def test_an_exec_that_fails_127_not_found_126_not_executable(tmp_path: Path) -> 
         _, err = proc.communicate()
         s = proc.status()
         assert proc.returncode == want, err
-        assert (s.executed, s.status, s.error, s.pid) == (False, want, err.rstrip("\n"), proc.pid)
+        assert (s.executed, s.status, s.error) == (False, want, err.rstrip("\n"))
+        assert s.pid is not None and s.pid != proc.pid, "the whole-tree mode: the command's process is the launcher's child"
+        plain = lr.run(Policy(ro=["/"]), argv, kill_tree=False, stderr=subprocess.DEVNULL)
+        assert (plain.returncode, plain.status.executed, plain.status.status) == (want, False, want)
 
 
 @needs_landlock
@@ -236,6 +297,25 @@ def test_run_timeout_kills_the_launcher_and_raises_with_the_status() -> None:
     assert isinstance(info.value, subprocess.TimeoutExpired) and info.value.status.executed
     assert info.value.timeout == 1
 
+
+@needs_landlock
+def test_run_timeout_ends_the_whole_tree_control_without_the_mode_a_grandchild_survives(tmp_path: Path) -> None:
+    for kill_tree in (True, False):
+        said = tmp_path / f"grandchild-{kill_tree}"
+        argv = ["sh", "-c", f"setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{said}'; exec sleep 300"]
+        with pytest.raises(lr.ConfinedTimeout) as info:
+            lr.run(Policy(ro=["/"], rw=[tmp_path, "/dev/null"]), argv, kill_tree=kill_tree, timeout=2, capture_output=True)
+        grandchild = int(said.read_text())
+        started = start_time(grandchild)
+        try:
+            assert info.value.status.executed
+            if kill_tree:
+                assert started is None, "the timeout left the command's grandchild running"
+            else:
+                assert started is not None, "control: the grandchild did not outlive a plain run's timeout"
+        finally:
+            if started is not None:
+                os.kill(grandchild, 9)
 
 def test_is_launcher_failure_125_with_a_landlock_run_line_only() -> None:
     line = "landlock-run: Landlock is not supported by this kernel (ENOSYS)\n"

@@ -27,7 +27,8 @@ def status_of(tmp_path: Path, body: str, **kwargs: object) -> lr.ConfinedStatus:
 
 def test_the_pid_line_then_end_of_file_is_executed(tmp_path: Path) -> None:
     s = status_of(tmp_path, f"say '{PID}\n'")
-    assert s == lr.ConfinedStatus(executed=True, pid=42, abi=7, abi_used=7, enforcement="partial", status=None, error=None)
+    assert s == lr.ConfinedStatus(executed=True, pid=42, abi=7, abi_used=7, enforcement="partial", status=None, error=None,
+                                exit=None, signal=None)  # fmt: skip
 
 
 def test_lines_not_of_the_protocol_and_an_unfinished_last_line_are_ignored(tmp_path: Path) -> None:
@@ -89,3 +90,23 @@ def test_started_returns_at_the_exec_line_before_the_end(tmp_path: Path) -> None
     assert proc.started(timeout=30).executed and proc.poll() is None
     proc.kill()
     proc.wait()
+
+
+def test_the_end_record_says_how_the_command_ended(tmp_path: Path) -> None:
+    s = status_of(tmp_path, f"say '{PID}\n{{\"exit\":3}}\n'; exit 3")
+    assert (s.executed, s.pid, s.exit, s.signal, s.status, s.error) == (True, 42, 3, None, None, None)
+    s = status_of(tmp_path, f"say '{PID}\n{{\"exec\":true,\"pid\":42}}\n{{\"signal\":\"SIGKILL\"}}\n'; exit 137")
+    assert (s.executed, s.exit, s.signal) == (True, None, "SIGKILL")
+    # after a learn failure: both the failure and how the command had ended
+    late = '{"exec":true,"status":125,"error":"landlock-run: cannot write the --learn file p: Read-only file system"}'
+    s = status_of(tmp_path, f"say '{PID}\n{late}\n{{\"exit\":0}}\n'; exit 125")
+    assert (s.executed, s.status, s.exit) == (True, 125, 0)
+
+
+def test_an_end_record_without_an_executed_command_or_unfinished_is_not_taken(tmp_path: Path) -> None:
+    # the exec failed: nothing ended that ran
+    s = status_of(tmp_path, f"say '{PID}\n{{\"exec\":false,\"status\":127}}\n{{\"exit\":127}}\n'; exit 127")
+    assert (s.executed, s.status, s.exit, s.signal) == (False, 127, None, None)
+    # a last line the launcher did not finish (killed while writing it), and values of the wrong type
+    s = status_of(tmp_path, f"say '{PID}\n{{\"exit\":true}}\n{{\"signal\":9}}\n{{\"exit\":3'")
+    assert (s.executed, s.exit, s.signal) == (True, None, None)
