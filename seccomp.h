@@ -18,25 +18,6 @@
 #include "platform/linux-arm64.h"
 #else
 #error "no platform/*.h numbers the system calls of this target"
-/* seccomp.c: the groups a run's filter refuses (uid 0 decides metadata),
- * and the filter of GROUPS installed on every system-call ABI; it needs
- * no_new_privs. 0, or -1 and errno. */
-struct request; /* policy.h */
-uint64_t refused_groups(const struct request *r);
-int filter_syscalls(uint64_t groups, int traced);
-/* A refusal --explain saw: the filter stops it (ret_data TRACE_BASE + the
- * rule's row); the tracer finds its rule (refusal_for) and marks the call
- * with argument 5 TRACE_MARK, and the filter refuses it. */
-#define TRACE_BASE 0x100
-#define TRACE_MARK 0x6c616e64U
-struct refusal {
-	const char *call;
-	uint32_t nr; /* on the native ABI */
-	int err;
-	uint64_t group;
-};
-int refusal_for(uint64_t groups, uint64_t nr, const uint64_t *args, struct refusal *out);
-
 #endif
 
 struct sock_filter {
