@@ -510,10 +510,7 @@ void explain_finish(struct explainer *e)
 		out_flush(o);
 	}
 	if (e->unseen && e->p->asked.explain) {
-		outf(o,
-		     "landlock-run explain: %lu failed calls of processes that made themselves "
-		     "non-dumpable, such as %s[%s], could not be examined\n",
-		     e->unseen, e->first_unseen.comm, e->first_unseen.pid);
+		put_unseen(o, UNSEEN_EXPLAIN, e->unseen, &e->first_unseen);
 		out_flush(o);
 	}
 	if (e->unlisted && e->json >= 0) {

@@ -334,10 +334,7 @@ static void put_header(struct out *o, const struct learner *l, unsigned skipped)
 		     "threads contend\n",
 		     by_chance[0], by_chance[1]);
 	if (l->unseen)
-		outf(o,
-		     "# not seen: %lu calls of processes that made themselves non-dumpable "
-		     "(%s[%s])\n",
-		     l->unseen, l->first_unseen.comm, l->first_unseen.pid);
+		put_unseen(o, UNSEEN_POLICY, l->unseen, &l->first_unseen);
 }
 
 /* A policy that cannot be written is a launcher failure (125), even though
@@ -380,11 +377,7 @@ void write_policy(struct learner *l)
 	if (l->unseen) {
 		struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
 
-		outf(&err,
-		     "landlock-run learn: %lu calls of processes that made themselves "
-		     "non-dumpable, such as %s[%s], could not be seen: the policy may lack what "
-		     "they used\n",
-		     l->unseen, l->first_unseen.comm, l->first_unseen.pid);
+		put_unseen(&err, UNSEEN_LEARN, l->unseen, &l->first_unseen);
 		out_flush(&err);
 	}
 }

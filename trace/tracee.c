@@ -132,6 +132,25 @@ int proc_status(pid_t tid, const char *key, char *out, size_t size)
 	return proc_field(path, key, out, size);
 }
 
+/* The calls of processes that made themselves non-dumpable, and the first of
+ * them, FIRST: one line, as the report HOW words it. */
+void put_unseen(struct out *o, enum unseen_words how, unsigned long calls, const struct who *first)
+{
+	static const struct {
+		const char *lead, *calls, *such_as, *end;
+	} words[] = {
+		[UNSEEN_EXPLAIN] = {"landlock-run explain: ", "failed calls", ", such as ",
+				    ", could not be examined"},
+		[UNSEEN_LEARN] = {"landlock-run learn: ", "calls", ", such as ",
+				  ", could not be seen: the policy may lack what they used"},
+		[UNSEEN_POLICY] = {"# not seen: ", "calls", " (", ")"},
+	};
+
+	outf(o, "%s%lu %s of processes that made themselves non-dumpable%s%s[%s]%s\n",
+	     words[how].lead, calls, words[how].calls, words[how].such_as, first->comm, first->pid,
+	     words[how].end);
+}
+
 /* The directory PATH is in: "/" for "/x", and "" for a name without a
  * slash (pipe:[N]), which is in no directory. */
 void dir_of(char *out, const char *path)

@@ -137,6 +137,11 @@ int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
 int mark_refusal(pid_t tid);
 void dir_of(char *out, const char *path);
+/* the line on the calls of processes that made themselves non-dumpable */
+enum unseen_words { UNSEEN_EXPLAIN, UNSEEN_LEARN, UNSEEN_POLICY };
+struct out;
+struct who; /* perm.c's */
+void put_unseen(struct out *o, enum unseen_words how, unsigned long calls, const struct who *first);
 void grantable(char *path);
 
 /* perm.c: who made a call, with which credentials (/proc/TID/status) */
