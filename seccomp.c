@@ -175,6 +175,16 @@ void filter_emit(struct filter *f, uint16_t code, uint8_t jt, uint8_t jf, uint32
 	f->insn[f->len++] = (struct sock_filter){code, jt, jf, k};
 }
 
+/* The tracer's filters see the native ABI alone: A = arch; another one's
+ * call returns OTHER; A = nr. */
+void filter_native_only(struct filter *f, uint32_t other)
+{
+	filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARCH);
+	filter_emit(f, BPF_JEQ_K, 1, 0, NATIVE_ARCH);
+	filter_emit(f, BPF_RET_K, 0, 0, other);
+	filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
+}
+
 int filter_install(const struct filter *f)
 {
 	struct sock_fprog prog = {f->len, (struct sock_filter *)f->insn};

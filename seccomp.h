@@ -73,6 +73,8 @@ struct filter {
 };
 
 void filter_emit(struct filter *f, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k);
+/* A = arch; any but the native ABI returns OTHER; then A = nr. */
+void filter_native_only(struct filter *f, uint32_t other);
 /* seccomp(SET_MODE_FILTER), which needs no_new_privs: 0, or -1 and errno. */
 int filter_install(const struct filter *f);
 

@@ -170,10 +170,7 @@ void box_seal(pid_t self, int pidfd, int report_dir)
 	size_t i, n = sizeof mine / sizeof mine[0] - (report_dir < 0 ? 3 : 0);
 	struct filter f = {.len = 0};
 
-	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARCH);
-	filter_emit(&f, BPF_JEQ_K, 1, 0, NATIVE_ARCH);
-	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_KILL_PROCESS);
-	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
+	filter_native_only(&f, SECCOMP_RET_KILL_PROCESS);
 	for (i = 0; i < sizeof calls_always / sizeof calls_always[0]; i++)
 		emit_test(&f, &calls_always[i]);
 	for (i = 0; i < n; i++)

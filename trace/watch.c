@@ -66,10 +66,7 @@ void watch_calls(const struct policy *p)
 	int reads = reads_everywhere(p);
 	unsigned i;
 
-	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARCH);
-	filter_emit(&f, BPF_JEQ_K, 1, 0, NATIVE_ARCH);
-	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
-	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
+	filter_native_only(&f, SECCOMP_RET_ALLOW);
 	for (i = 0; i < NCALLS; i++) {
 		const struct call *c = &calls[i];
 		int pass = reads_only_pass(p, c, reads);
