@@ -49,20 +49,6 @@ __attribute__((noreturn)) static void bad_port(const char *option, const char *l
 	    option, (int)len, item, list, at);
 }
 
-/* The decimal port 0..65535 at s (no sign, no space), *end after it; or -1. */
-static long port_at(const char *s, const char **end)
-{
-	unsigned long port;
-	char *e;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	port = strtoul(s, &e, 10);
-	*end = e;
-	return errno || port > 65535 ? -1 : (long)port;
-}
-
 /*
  * PORTS is a comma list of ports and ranges A-B, or "none"; AT says where it
  * came from, for the error message. A kind given both "none" and ports is
@@ -89,10 +75,10 @@ void add_ports(struct ports *ports, const char *option, const char *list, const 
 	while (!none) {
 		size_t len = strcspn(s, ",");
 		const char *end;
-		long first = port_at(s, &end), last = first;
+		long first = number_at(s, &end, 65535), last = first;
 
 		if (first >= 0 && *end == '-')
-			last = port_at(end + 1, &end);
+			last = number_at(end + 1, &end, 65535);
 		if (first < 0 || last < first || end != s + len)
 			bad_port(option, list, s, len, at);
 		for (; first <= last; first++)

@@ -183,17 +183,12 @@ void guard_policy(struct request *r, const char *file, const struct stat *st)
 static int handed_fd(const char *path)
 {
 	static const char *const forms[] = {"/dev/fd/", "/proc/self/fd/"};
-	unsigned long n;
 	size_t i, len;
-	char *end;
 
 	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		len = strlen(forms[i]);
-		if (strncmp(path, forms[i], len) || path[len] < '0' || path[len] > '9')
-			continue;
-		errno = 0;
-		n = strtoul(path + len, &end, 10);
-		return *end || errno || n > INT_MAX ? -1 : (int)n;
+		if (strncmp(path, forms[i], len) == 0)
+			return (int)number_at(path + len, NULL, INT_MAX);
 	}
 	return -1;
 }

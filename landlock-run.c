@@ -360,12 +360,9 @@ static void bad_option(int c, char **argv, const char *at)
 
 static int parse_abi(const char *text, const char *at)
 {
-	char *end;
-	unsigned long n;
+	long n = number_at(text, NULL, ABI_KNOWN);
 
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end || errno || n < 1 || n > ABI_KNOWN)
+	if (n < 1)
 		die("--abi: invalid ABI version '%s'%s (this landlock-run knows ABI 1 to %d)", text,
 		    at, ABI_KNOWN);
 	return (int)n;
@@ -375,13 +372,11 @@ static int parse_abi(const char *text, const char *at)
  * so that COMMAND never holds it and every failure from here on is told. */
 static int status_descriptor(const char *text, const char *at)
 {
-	char *end, what[64];
-	unsigned long n;
+	long n = number_at(text, NULL, INT_MAX);
+	char what[64];
 	struct stat st;
 
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end || errno || n > INT_MAX)
+	if (n < 0)
 		die("--status-fd: invalid descriptor '%s'%s", text, at);
 	join(what, sizeof what, "--status-fd ", text, NULL);
 	take_descriptor((int)n, what, &st);

@@ -566,3 +566,19 @@ const char *decimal(long n, char *buf)
 	return digits(buf + 23, n < 0 ? 0 - (unsigned long long)n : (unsigned long long)n, 10,
 		      n < 0);
 }
+
+/* strtoul with every check: a digit first (no sign, no space), no overflow,
+ * at most MAX; with END NULL the number is the whole of S. */
+long number_at(const char *s, const char **end, unsigned long max)
+{
+	unsigned long n;
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	n = strtoul(s, &e, 10);
+	if (end)
+		*end = e;
+	return errno || n > max || (!end && *e) ? -1 : (long)n;
+}

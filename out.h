@@ -44,6 +44,9 @@ void copy_span(char *out, size_t size, const char *s, size_t n);
 void random_letters(char *out, size_t n);
 void join(char *out, size_t size, ...) __attribute__((sentinel));
 const char *decimal(long n, char *buf);
+/* The decimal number 0..MAX at S, *END after it (END NULL: all of S is
+ * the number); -1 when there is none, or it is larger. */
+long number_at(const char *s, const char **end, unsigned long max);
 
 /* A report as "PREFIXkey=value" lines or as one JSON object, key by key. */
 struct kv {

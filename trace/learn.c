@@ -53,8 +53,8 @@ static void find_home(struct learner *l)
 /* One "--kind=PORT,PORT" or "=none" line of an earlier policy. */
 static void merge_ports(struct learner *l, const char *line)
 {
-	char option[24], *end;
-	const char *s;
+	char option[24];
+	const char *s, *end;
 	int kind;
 
 	for (kind = 0; kind < NET_KINDS; kind++) {
@@ -63,9 +63,9 @@ static void merge_ports(struct learner *l, const char *line)
 			continue;
 		for (s = line + strlen(option) + 1; *s >= '0' && *s <= '9';
 		     s = end + (*end == ',')) {
-			unsigned long port = strtoul(s, &end, 10);
+			long port = number_at(s, &end, 65535);
 
-			if (port < 65536)
+			if (port >= 0)
 				l->ports[kind][port / 64] |= 1ULL << (port % 64);
 		}
 	}
