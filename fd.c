@@ -6,6 +6,7 @@
  * interp.c open and name paths through it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
@@ -48,6 +49,16 @@ void close_batch(struct fd_batch *b)
 				  b->fd[first - 1]);
 	}
 	b->n = 0;
+}
+
+/* An open that gave FD failed for want of descriptors while B held some: B
+ * closed, to try it again (1); else 0. A low descriptor limit costs no run. */
+int made_room(struct fd_batch *b, int fd)
+{
+	if (fd >= 0 || errno != EMFILE || b->n == 0)
+		return 0;
+	close_batch(b);
+	return 1;
 }
 
 void add_to_batch(struct fd_batch *b, int fd)

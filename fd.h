@@ -18,5 +18,7 @@ struct fd_batch {
 };
 void add_to_batch(struct fd_batch *b, int fd);
 void close_batch(struct fd_batch *b);
+/* FD < 0 with EMFILE and B not empty: B closed, 1 (open again); else 0. */
+int made_room(struct fd_batch *b, int fd);
 
 #endif

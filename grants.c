@@ -96,10 +96,8 @@ static int open_grant(const struct grant *g, int no_symlinks, struct fd_batch *b
 {
 	int fd = open_at(AT_FDCWD, g->path, O_PATH, no_symlinks);
 
-	if (fd < 0 && errno == EMFILE && b->n > 0) {
-		close_batch(b);
+	if (made_room(b, fd))
 		fd = open_at(AT_FDCWD, g->path, O_PATH, no_symlinks);
-	}
 	if (fd < 0 && g->optional && (errno == ENOENT || errno == ENOTDIR))
 		return -1;
 	if (fd < 0 && no_symlinks && errno == ELOOP)

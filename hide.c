@@ -468,10 +468,8 @@ static void add_entry(struct walk *w, const struct hidden *h, size_t len, int di
 	char name[HIDDEN_NAME];
 	int fd = open_entry(w, dir, d), known = w->listed_ino && d->type != DT_UNKNOWN;
 
-	if (fd < 0 && errno == EMFILE && w->batch.n > 0) {
-		close_batch(&w->batch);
+	if (made_room(&w->batch, fd))
 		fd = open_entry(w, dir, d);
-	}
 	if (fd < 0 && errno == EXDEV) { /* a mount point: its root is another inode */
 		fd = openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		known = 0;
