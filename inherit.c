@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -133,10 +132,7 @@ void edit_environment(const char **edits, size_t n)
 
 	while (environ && environ[have])
 		have++;
-	env = mmap(NULL, (have + n + 1) * sizeof *env, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (env == MAP_FAILED)
-		die_errno("cannot allocate the environment");
+	env = mapped((have + n + 1) * sizeof *env, "the environment");
 	if (have)
 		memcpy(env, environ, have * sizeof *env);
 	for (i = 0; i < n; i++) {

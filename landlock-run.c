@@ -22,7 +22,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -536,9 +535,7 @@ static void allocate(struct request *r, size_t nargs)
 		      nargs * (sizeof(struct grant) + sizeof(struct hidden) + sizeof(char *));
 	int i;
 
-	arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (arena == MAP_FAILED)
-		die_errno("cannot allocate the grant list");
+	arena = mapped(size, "the grant list");
 	for (i = 0; i < NET_KINDS; i++)
 		r->net[i].bits = arena->bits[i];
 	r->grants = arena->grants;
