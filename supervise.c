@@ -190,6 +190,19 @@ static void kill_children(int fd)
 	}
 }
 
+/* waitpid, again when a signal interrupts it; any other failure is the
+ * launcher's: MODE cannot wait for WHOM. */
+pid_t wait_for(pid_t pid, int *status, int flags, const char *mode, const char *whom)
+{
+	pid_t got;
+
+	while ((got = waitpid(pid, status, flags)) < 0 && errno == EINTR)
+		;
+	if (got < 0)
+		die_errno("%s: cannot wait for the %s", mode, whom);
+	return got;
+}
+
 /*
  * Every process left beneath this one, killed and reaped: the children,
  * then those reparented here as their parents die, until there are none.
@@ -266,7 +279,6 @@ static void supervisor_failed(void *ctx, int code)
 __attribute__((noreturn)) static void launcher_wait(struct supervisor *sv, pid_t s)
 {
 	int status, children;
-	pid_t pid;
 
 	relay.pidfd = (int)syscall(SYS_pidfd_open, s, 0);
 	if (relay.pidfd < 0)
@@ -276,11 +288,7 @@ __attribute__((noreturn)) static void launcher_wait(struct supervisor *sv, pid_t
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		die_errno("%s: cannot make the launcher non-dumpable", sv->mode);
 	for (;;) {
-		pid = waitpid(s, &status, WUNTRACED);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			die_errno("%s: cannot wait for the supervisor", sv->mode);
+		wait_for(s, &status, WUNTRACED, sv->mode, "supervisor");
 		if (!WIFSTOPPED(status))
 			break;
 		(void)kill(sv->launcher, SIGSTOP);
@@ -402,11 +410,7 @@ void supervise(struct supervisor *sv, int ruleset)
 		die_errno("%s: cannot close the Landlock ruleset", sv->mode);
 	supervise_signals(sv);
 	for (;;) {
-		pid = waitpid(-1, &status, WUNTRACED);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			die_errno("%s: cannot wait for the command", sv->mode);
+		pid = wait_for(-1, &status, WUNTRACED, sv->mode, "command");
 		if (pid != sv->command)
 			continue; /* an orphan reaped, or stopped: ended with the rest */
 		if (!WIFSTOPPED(status))

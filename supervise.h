@@ -29,6 +29,8 @@ int supervise_interrupted(void);
 void supervise(struct supervisor *sv, int ruleset); /* returns in COMMAND's process */
 __attribute__((noreturn)) void supervise_exit(struct supervisor *sv);
 void end_tree(int children, pid_t command, int *status);
+/* waitpid, again on EINTR; else a failure: "MODE: cannot wait for the WHOM". */
+pid_t wait_for(pid_t pid, int *status, int flags, const char *mode, const char *whom);
 __attribute__((noreturn)) void exit_as(int status);
 
 #endif

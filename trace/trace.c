@@ -248,11 +248,7 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
 	pid_t tid;
 
 	for (;;) {
-		tid = waitpid(-1, &status, __WALL);
-		if (tid < 0 && errno == EINTR)
-			continue;
-		if (tid < 0)
-			die_errno("%s: cannot wait for the command", tr->mode);
+		tid = wait_for(-1, &status, __WALL, tr->mode, "command");
 		if (WIFSTOPPED(status)) {
 			follow(tr, tid);
 			event(tr, tid, status);
