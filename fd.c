@@ -27,7 +27,6 @@
 struct open_how_v0 {
 	uint64_t flags, mode, resolve;
 };
-#define RESOLVE_NO_SYMLINKS 0x04
 
 /*
  * Grant descriptors waiting to be closed, in the increasing order the
@@ -73,11 +72,16 @@ void add_to_batch(struct fd_batch *b, int fd)
  * O_CLOEXEC for old kernels. */
 int open_at(int dirfd, const char *path, int flags, int no_symlinks)
 {
-	struct open_how_v0 how = {(uint64_t)flags | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS};
-
 	if (no_symlinks)
-		return (int)syscall(__NR_openat2, dirfd, path, &how, sizeof how);
+		return open_resolved(dirfd, path, flags, RESOLVE_NO_SYMLINKS);
 	return openat(dirfd, path, flags | O_CLOEXEC);
+}
+
+int open_resolved(int dirfd, const char *path, int flags, uint64_t resolve)
+{
+	struct open_how_v0 how = {(uint64_t)flags | O_CLOEXEC, 0, resolve};
+
+	return (int)syscall(__NR_openat2, dirfd, path, &how, sizeof how);
 }
 
 /* FD's canonical path, as /proc/self/fd/N reads; its length, or -1. */

@@ -8,7 +8,13 @@
 #ifndef LR_FD_H
 #define LR_FD_H
 
+#include <stdint.h>
+
 int open_at(int dirfd, const char *path, int flags, int no_symlinks);
+/* openat2(2) of FLAGS | O_CLOEXEC, with openat2's RESOLVE_* flags. */
+int open_resolved(int dirfd, const char *path, int flags, uint64_t resolve);
+#define RESOLVE_NO_XDEV	    0x01
+#define RESOLVE_NO_SYMLINKS 0x04
 int path_of_fd(int fd, char *out);
 int within(const char *path, const char *dir);
 

@@ -42,11 +42,6 @@
 #define HIDDEN_DEPTH 256
 #define HIDDEN_NAME  (2 * PATH_MAX + 48) /* name_inode's */
 
-#ifndef __NR_openat2
-#define __NR_openat2 437
-#endif
-#define RESOLVE_NO_XDEV 0x01
-
 /* getdents64(2)'s record. */
 struct dir_record {
 	uint64_t ino;
@@ -443,13 +438,9 @@ static int listing_tells_inodes(int dir)
  * inodes, without crossing into a mount (EXDEV), whose root it does not. */
 static int open_entry(const struct walk *w, int dir, const struct dir_record *d)
 {
-	struct open_how_v0 {
-		uint64_t flags, mode, resolve;
-	} how = {O_PATH | O_NOFOLLOW | O_CLOEXEC, 0, RESOLVE_NO_XDEV};
-
 	if (w->listed_ino)
-		return (int)syscall(__NR_openat2, dir, d->name, &how, sizeof how);
-	return openat(dir, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		return open_resolved(dir, d->name, O_PATH | O_NOFOLLOW, RESOLVE_NO_XDEV);
+	return open_at(dir, d->name, O_PATH | O_NOFOLLOW, 0);
 }
 
 /* A symlink gets nothing: a rule on it would be on the link itself, which no
