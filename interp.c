@@ -21,14 +21,20 @@
 /* The kernel reads at most this much of a #! line (BINPRM_BUF_SIZE). */
 #define SHEBANG_MAX 256
 
+/* The interpreter a #! line names, read only from the N bytes read: it ends
+ * at a space, a tab, a newline or a NUL, or where a short file ends (the
+ * kernel's buffer is zeroed past it); one that fills the whole buffer is
+ * cut, and the kernel refuses it (ENOEXEC). */
 static int shebang(const char *buf, size_t n, char *out, size_t size)
 {
-	size_t start = 2, len;
+	size_t start = 2, len = 0;
 
 	while (start < n && (buf[start] == ' ' || buf[start] == '\t'))
 		start++;
-	len = strcspn(buf + start, " \t\n");
-	if (start + len > n || len == 0 || len >= size)
+	while (start + len < n && buf[start + len] != ' ' && buf[start + len] != '\t' &&
+	       buf[start + len] != '\n' && buf[start + len] != '\0')
+		len++;
+	if (len == 0 || len >= size || (start + len == n && n == SHEBANG_MAX))
 		return 0;
 	memcpy(out, buf + start, len);
 	out[len] = '\0';
@@ -42,12 +48,15 @@ static int elf_interp(int fd, const unsigned char *buf, size_t n, char *out, siz
 	int wide = buf[EI_CLASS] == ELFCLASS64;
 	const Elf64_Ehdr *e64 = (const void *)buf;
 	const Elf32_Ehdr *e32 = (const void *)buf;
-	uint64_t phoff = wide ? e64->e_phoff : e32->e_phoff;
-	unsigned i, phnum = wide ? e64->e_phnum : e32->e_phnum;
-	unsigned phsize = wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	uint64_t phoff;
+	unsigned i, phnum, phsize = wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
 
-	if (n < sizeof *e64)
+	/* the header's fields only from bytes the file has */
+	if (n < (wide ? sizeof *e64 : sizeof *e32) ||
+	    (buf[EI_CLASS] != ELFCLASS64 && buf[EI_CLASS] != ELFCLASS32))
 		return 0;
+	phoff = wide ? e64->e_phoff : e32->e_phoff;
+	phnum = wide ? e64->e_phnum : e32->e_phnum;
 	for (i = 0; i < phnum && i < 256; i++) {
 		Elf64_Phdr ph64;
 		Elf32_Phdr ph32;

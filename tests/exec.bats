@@ -108,6 +108,34 @@ setup() {
 	assert_equal "$stderr" "landlock-run: cannot run ./script: its #! interpreter /nonexistent/lr-interp does not exist"
 }
 
+@test "#! lines and ELF headers are read only from the bytes the file has" {
+	# A #! line that ends where the file ends (no newline): the kernel reads
+	# the name up to there, and so does the 127 line. Before, the reader went
+	# on past the bytes read, into whatever the buffer held.
+	printf '#!/nonexistent/lr-interp' >short
+	# One longer than the kernel's 256 bytes, without an end: the kernel
+	# refuses it (ENOEXEC); the reader must not run past its buffer (ASan
+	# under make sanitize: a stack-buffer-overflow READ of 259 bytes).
+	{ printf '#!'; head -c 300 /dev/zero | tr '\0' a; } >long
+	# An ELF file cut inside its header: nothing is read past its 7 bytes.
+	printf '\177ELF\002\001\001' >cut
+	chmod 0755 short long cut
+	run -127 --separate-stderr "$LR" -- ./short
+	assert_equal "$stderr" "landlock-run: cannot run ./short: its #! interpreter /nonexistent/lr-interp does not exist"
+	# (make sanitize's launcher is glibc's, whose execvp runs an ENOEXEC file
+	# with /bin/sh; tests/explain.bats reads such a line in the tracer)
+	if [ -z "${LR_SANITIZE-}" ]; then
+		run -126 --separate-stderr "$LR" -- ./long
+		assert_equal "$stderr" "landlock-run: cannot execute ./long: Exec format error"
+		run -126 --separate-stderr "$LR" -- ./cut
+		assert_equal "$stderr" "landlock-run: cannot execute ./cut: Exec format error"
+	fi
+	# Control: with its newline, the same line names the same interpreter.
+	printf '#!/nonexistent/lr-interp\n' >short
+	run -127 --separate-stderr "$LR" -- ./short
+	assert_equal "$stderr" "landlock-run: cannot run ./short: its #! interpreter /nonexistent/lr-interp does not exist"
+}
+
 @test "death by a signal passes through, and the command has the launcher's pid" {
 	"$LR" -- sh -c 'echo $$; exec sleep 30' >pid 3>&- &
 	local launcher=$! i

@@ -140,3 +140,30 @@ print("made" if r >= 0 else os.strerror(ctypes.get_errno()))'
 	assert_equal "$output" "Address family not supported by protocol"
 	assert_equal "$denied" ""
 }
+
+@test "a call refused through the tracer's mark returns with every register as a plain run leaves it" {
+	# The tracer marks a refused call in argument 5's register (r9, x5 on
+	# aarch64) so that the filter refuses it; the system-call ABI keeps every
+	# register but the result (and rcx, r11), and inline-asm wrappers rely on
+	# it. sysop regs loads a pattern into each, makes socket(AF_INET) by hand
+	# and prints each register after it.
+	local sysop=$HELPERS/sysop plain
+	run --separate-stderr "$LR" --ro / --no-network -- "$sysop" regs
+	assert_success
+	plain=$output
+	assert_equal "${lines[0]}" EAFNOSUPPORT
+	assert_equal "${lines[-1]}" "registers kept"
+	explain --ro / --no-network -- "$sysop" regs
+	assert_equal "$status" 0
+	assert_denied "network AF_INET (socket by sysop): allow by removing --no-network"
+	assert_equal "$output" "$plain"
+	# The baseline's refusals too (a user namespace), through the same mark.
+	explain --ro / -- "$sysop" unshare native 10000000
+	assert_equal "$output" EPERM
+	assert_denied "userns (unshare by sysop): allow with --allow-syscalls userns"
+	# Control: unconfined, the call succeeds and the registers are kept too.
+	run "$sysop" regs
+	assert_success
+	assert_equal "${lines[0]}" ok
+	assert_equal "${lines[-1]}" "registers kept"
+}

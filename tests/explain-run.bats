@@ -148,6 +148,36 @@ open(sys.argv[1], "w").write(str(os.getpid())); time.sleep(30)' "$d/pid" "$d/got
 	done
 }
 
+@test "signals the launcher does not relay (SIGALRM, SIGPIPE, SIGXCPU...), from anyone, end nothing: the run ends as the command does and --learn keeps its policy" {
+	# Before the whole-tree mode, a SIGALRM to the tracer ended the run with
+	# status 128 through an undefined shift (UBSan: shift exponent -1) and
+	# threw the learned policy away.
+	local pid sup sig
+	"$LR" --learn "$d/policy" -- sh -c 'echo $$ >"$1"; sleep 2; cat /etc/hostname >/dev/null; exit 3' \
+		sh "$d/pid" 3>&- &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+	[ -s "$d/pid" ] || fail "the command did not start"
+	sup=$(ps -o ppid= -p "$(cat "$d/pid")" | tr -d ' ')
+	[ "$sup" != "$pid" ] && [ -n "$sup" ] || fail "no supervisor between the launcher and the command"
+	for sig in ALRM PIPE XCPU XFSZ VTALRM PROF CHLD URG WINCH; do
+		kill "-$sig" "$pid" "$sup"
+	done
+	status=0
+	wait "$pid" || status=$?
+	assert_equal "$status" 3
+	grep -q '^--ro' "$d/policy" || fail "no policy: $(cat "$d/policy" 2>&1)"
+	# Control: the same signal to the command ends it, and the run with it.
+	rm -f "$d/pid"
+	"$LR" --learn "$d/policy2" -- sh -c 'echo $$ >"$1"; sleep 5' sh "$d/pid" 3>&- &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+	kill -ALRM "$(cat "$d/pid")"
+	status=0
+	wait "$pid" || status=$?
+	assert_equal "$status" $((128 + $(kill -l ALRM)))
+}
+
 # job ARG...: the launcher with ARG... as a shell job (tests/shell-job.py) in
 # the background; $job its pid, which leads its process group; what the
 # shell sees goes to $d/shell.

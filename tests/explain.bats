@@ -201,6 +201,33 @@ for n, line in enumerate(open(sys.argv[1]), 1):
 		--ro /usr --ro "$d/ok" -- "$d/ok/script"
 }
 
+@test "a script the command may not read: its #! line is never read nor its interpreter named" {
+	cp /usr/bin/true no/interp-secret-name
+	printf '#!%s\n' "$d/no/interp-secret-name" >ok/secret
+	chmod 0755 ok/secret
+	cp ok/secret no/script
+	# Hidden: reported as the hidden path, unread.
+	explain --ro /usr --ro "$d/ok" --hide "$d/ok/secret" -- "$d/ok/secret"
+	assert_equal "$status" 126
+	assert_denied "execute,read_file $d/ok/secret (execve by landlock-run): hidden by --hide $d/ok/secret"
+	# Outside every grant: the script alone, whose line the kernel never read.
+	explain --ro /usr --ro "$d/ok" -- "$d/no/script"
+	assert_equal "$status" 126
+	assert_denied "execute,read_file $d/no/script (execve by landlock-run): allow with --ro $d/no/script"
+	# A #! line the kernel refuses to read (ENOEXEC) in a file outside the grants,
+	# longer than its buffer: not read either (under make sanitize, the reader's
+	# overflow was an ASan report).
+	{ printf '#!'; head -c 300 /dev/zero | tr '\0' a; } >no/long
+	chmod 0755 no/long
+	explain --ro /usr -- "$d/no/long"
+	assert_equal "$status" 126
+	assert_denied "execute,read_file $d/no/long (execve by landlock-run): allow with --ro $d/no/long"
+	# Control: a script the command may read names the interpreter its line names.
+	explain --ro /usr --ro "$d/ok" -- "$d/ok/secret"
+	assert_equal "$status" 126
+	assert_denied "execute,read_file $d/no/interp-secret-name (execve by landlock-run): allow with --ro $d/no/interp-secret-name"
+}
+
 @test "a path relative to a directory descriptor, and to a changed working directory" {
 	explain --rw "$d/ok" -- "$PYTHON" -c '
 import os, sys

@@ -35,6 +35,10 @@
  *   sysop setxattr FILE          setxattr(FILE, user.sysop, "v")
  *   sysop setxattrat FILE        setxattrat(AT_FDCWD, FILE, 0, user.sysop)
  *   sysop removexattrat FILE     removexattrat(AT_FDCWD, FILE, 0, user.sysop)
+ *   sysop regs                   socket(AF_INET, SOCK_STREAM, 0) by hand, every other
+ *                                register the kernel must keep loaded with a pattern:
+ *                                its outcome, each register after it ("NAME=HEX"), and
+ *                                "registers kept" or "registers changed: NAME..." (exit 4)
  *
  * No liburing: the rings are mapped by hand, as the kernel's io_uring.h
  * lays them out. Built static with the launcher's compiler (make
@@ -417,6 +421,106 @@ static int uffd_dev(const char *abi)
 	return outcome(fd);
 }
 
+/*
+ * regs_socket(IN, OUT): every register the system-call ABI preserves
+ * loaded from IN (the first three are socket's arguments), the call made,
+ * and each register as the call left it stored in OUT (then the return
+ * value). Only the kernel runs in between: what changed, the kernel or a
+ * tracer changed.
+ */
+#if defined(__x86_64__)
+/* rax is the number and the result; rcx and r11 the syscall instruction's own */
+static const char *const reg_names[] = {"rdi", "rsi", "rdx", "r10", "r8",  "r9",
+					"rbx", "rbp", "r12", "r13", "r14", "r15"};
+#define NR_SOCKET "41"
+#define FIRST_KEPT 0
+__asm__(".text\n"
+	".type regs_socket, @function\n"
+	"regs_socket:\n"
+	"	push %rbx\n	push %rbp\n	push %r12\n	push %r13\n	push %r14\n	push %r15\n"
+	"	push %rsi\n"
+	"	mov %rdi, %rax\n"
+	"	mov 8(%rax), %rsi\n	mov 16(%rax), %rdx\n	mov 24(%rax), %r10\n"
+	"	mov 32(%rax), %r8\n	mov 40(%rax), %r9\n	mov 48(%rax), %rbx\n"
+	"	mov 56(%rax), %rbp\n	mov 64(%rax), %r12\n	mov 72(%rax), %r13\n"
+	"	mov 80(%rax), %r14\n	mov 88(%rax), %r15\n	mov 0(%rax), %rdi\n"
+	"	mov $" NR_SOCKET ", %eax\n"
+	"	syscall\n"
+	"	mov (%rsp), %rcx\n"
+	"	mov %rdi, 0(%rcx)\n	mov %rsi, 8(%rcx)\n	mov %rdx, 16(%rcx)\n"
+	"	mov %r10, 24(%rcx)\n	mov %r8, 32(%rcx)\n	mov %r9, 40(%rcx)\n"
+	"	mov %rbx, 48(%rcx)\n	mov %rbp, 56(%rcx)\n	mov %r12, 64(%rcx)\n"
+	"	mov %r13, 72(%rcx)\n	mov %r14, 80(%rcx)\n	mov %r15, 88(%rcx)\n"
+	"	mov %rax, 96(%rcx)\n"
+	"	pop %rcx\n"
+	"	pop %r15\n	pop %r14\n	pop %r13\n	pop %r12\n	pop %rbp\n	pop %rbx\n"
+	"	ret\n");
+#elif defined(__aarch64__)
+/* x0 is the first argument and the result, x8 the number */
+#define FIRST_KEPT 1
+static const char *const reg_names[] = {
+	"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",	"x9",  "x10",
+	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30"};
+__asm__(".text\n"
+	".type regs_socket, %function\n"
+	"regs_socket:\n"
+	"	sub sp, sp, #368\n"
+	"	stp x29, x30, [sp, #0]\n	stp x19, x20, [sp, #16]\n	stp x21, x22, [sp, #32]\n"
+	"	stp x23, x24, [sp, #48]\n	stp x25, x26, [sp, #64]\n	stp x27, x28, [sp, #80]\n"
+	"	str x1, [sp, #96]\n"
+	"	mov x8, x0\n"
+	"	ldp x0, x1, [x8, #0]\n	ldp x2, x3, [x8, #16]\n	ldp x4, x5, [x8, #32]\n"
+	"	ldp x6, x7, [x8, #48]\n	ldp x9, x10, [x8, #64]\n	ldp x11, x12, [x8, #80]\n"
+	"	ldp x13, x14, [x8, #96]\n	ldp x15, x16, [x8, #112]\n	ldp x17, x18, [x8, #128]\n"
+	"	ldp x19, x20, [x8, #144]\n	ldp x21, x22, [x8, #160]\n	ldp x23, x24, [x8, #176]\n"
+	"	ldp x25, x26, [x8, #192]\n	ldp x27, x28, [x8, #208]\n	ldp x29, x30, [x8, #224]\n"
+	"	mov x8, #198\n" /* socket */
+	"	svc #0\n"
+	"	stp x0, x1, [sp, #112]\n	stp x2, x3, [sp, #128]\n	stp x4, x5, [sp, #144]\n"
+	"	stp x6, x7, [sp, #160]\n	stp x9, x10, [sp, #176]\n	stp x11, x12, [sp, #192]\n"
+	"	stp x13, x14, [sp, #208]\n	stp x15, x16, [sp, #224]\n	stp x17, x18, [sp, #240]\n"
+	"	stp x19, x20, [sp, #256]\n	stp x21, x22, [sp, #272]\n	stp x23, x24, [sp, #288]\n"
+	"	stp x25, x26, [sp, #304]\n	stp x27, x28, [sp, #320]\n	stp x29, x30, [sp, #336]\n"
+	"	str x0, [sp, #352]\n" /* the result, after the registers as on x86_64 */
+	"	ldr x9, [sp, #96]\n	add x10, sp, #112\n	mov x11, #31\n"
+	"1:	ldr x12, [x10], #8\n	str x12, [x9], #8\n	subs x11, x11, #1\n	b.ne 1b\n"
+	"	ldp x19, x20, [sp, #16]\n	ldp x21, x22, [sp, #32]\n	ldp x23, x24, [sp, #48]\n"
+	"	ldp x25, x26, [sp, #64]\n	ldp x27, x28, [sp, #80]\n	ldp x29, x30, [sp, #0]\n"
+	"	add sp, sp, #368\n"
+	"	ret\n");
+#endif
+#define NREGS (sizeof reg_names / sizeof reg_names[0])
+void regs_socket(const uint64_t *in, uint64_t *out);
+
+/* The patterns: socket's own arguments first; then 0x11223344556677NN. */
+static int regs(void)
+{
+	uint64_t in[NREGS], out[NREGS + 1];
+	int changed = 0;
+	size_t i;
+
+	for (i = 0; i < NREGS; i++)
+		in[i] = 0x1122334455667700ULL + i;
+	in[0] = AF_INET;
+	in[1] = SOCK_STREAM;
+	in[2] = 0;
+	regs_socket(in, out);
+	if ((int64_t)out[NREGS] >= 0) {
+		close((int)out[NREGS]);
+		puts("ok");
+	} else {
+		put_errno((int)-(int64_t)out[NREGS]);
+	}
+	for (i = 0; i < NREGS; i++)
+		printf("%s=%#llx\n", reg_names[i], (unsigned long long)out[i]);
+	for (i = FIRST_KEPT; i < NREGS; i++)
+		if (out[i] != in[i])
+			printf("%s %s", changed++ ? "" : "registers changed:", reg_names[i]);
+	puts(changed ? "" : "registers kept");
+	return changed ? 4 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -470,6 +574,8 @@ int main(int argc, char **argv)
 		return outcome(syscall(NR_setxattrat, AT_FDCWD, argv[2], 0, "user.sysop", &args,
 				       sizeof args));
 	}
+	if (argc == 2 && strcmp(op, "regs") == 0)
+		return regs();
 	if (argc == 3 && strcmp(op, "removexattrat") == 0)
 		return outcome(syscall(NR_removexattrat, AT_FDCWD, argv[2], 0, "user.sysop"));
 	usage();

@@ -79,7 +79,7 @@ static const struct allowed calls_always[] = {
 	{SYS_ptrace, IS, 0, PTRACE_GETEVENTMSG},
 	{SYS_ptrace, IS, 0, PTRACE_GET_SYSCALL_INFO},
 	{SYS_ptrace, IS, 0, PTRACE_PEEKDATA},
-/* the one register a refusal's mark goes in (tracee.c: mark_refusal) */
+/* the one register a refusal's mark goes in (tracee.c: set_arg5) */
 #if defined(__x86_64__)
 	{SYS_ptrace, IS, 0, PTRACE_POKEUSER},
 #else

@@ -274,7 +274,9 @@ static void find_open(struct call_result *r, const struct call *c)
 
 /* The kernel opens the file and each interpreter it names for execute and
  * read: a #! line's, then the dynamic linker of that ELF file. OBJECT is
- * canonical, as the tracer sees it; an interpreter's path is the tracee's. */
+ * canonical, as the tracer sees it; an interpreter's path is the tracee's.
+ * The chain stops at the first file the command could not open: nothing
+ * the report names was unreadable to it. */
 static void exec_chain(struct call_result *r, const char *object)
 {
 	char interp[PATH_MAX];
@@ -284,6 +286,10 @@ static void exec_chain(struct call_result *r, const char *object)
 	add_fs(r, FS(EXECUTE) | FS(READ_FILE), object, object, noexec(object));
 	join(next.object, sizeof next.object, object, NULL);
 	for (depth = 0; depth < 2; depth++) {
+		/* a file the command may not open (hidden, or outside the grants):
+		 * the kernel read nothing in it, and neither does the tracer */
+		if (r->readable && !r->readable(r->ctx, next.object))
+			return;
 		fd = open_regular(next.object, 0);
 		if (fd < 0)
 			return;

@@ -458,6 +458,17 @@ static int first_time(struct explainer *e, const struct need *n, uint64_t refuse
 		   : !strset_has(&e->seen, key, strlen(key));
 }
 
+/* The command could open PATH to execute it: not hidden, and the policy
+ * allows execute and read_file on it (the mode bits are the tracer's own:
+ * it runs as the command's user, with no capability). */
+static int exec_readable(const void *ctx, const char *path)
+{
+	const struct explainer *e = ctx;
+	uint64_t need = (FS(EXECUTE) | FS(READ_FILE)) & handled_fs(e);
+
+	return !hidden_at(&e->p->asked, path) && !(need & ~allowed(e, path));
+}
+
 void explain_call(struct explainer *e, struct call_result *r)
 {
 	int err = r->ret < 0 ? (int)-r->ret : 0, i, known = 0;
@@ -466,6 +477,8 @@ void explain_call(struct explainer *e, struct call_result *r)
 
 	if (!denial_errno(err))
 		return;
+	r->readable = exec_readable;
+	r->ctx = e;
 	find_needs(r);
 	if (r->unseen && !e->unseen++)
 		read_who(r->tid, &e->first_unseen);

@@ -103,24 +103,28 @@ static struct tracee *follow(struct tracer *tr, pid_t tid)
 	return table_put(&tr->tracees, (uint64_t)tid);
 }
 
-/* Inside a watched call, the next stop wanted is its exit. ESRCH: the
- * tracee died meanwhile, and its exit is reported next. */
+/* Inside a watched or a marked call, the next stop wanted is its exit.
+ * ESRCH: the tracee died meanwhile, and its exit is reported next. */
 static void resume(struct tracer *tr, pid_t tid, int sig)
 {
 	struct tracee *t = table_get(&tr->tracees, (uint64_t)tid);
 
-	ptrace(t && t->in_call ? PTRACE_SYSCALL : PTRACE_CONT, tid, 0, sig);
+	ptrace(t && (t->in_call || t->marked) ? PTRACE_SYSCALL : PTRACE_CONT, tid, 0, sig);
 }
 
 /*
  * A call the system-call filter refuses stopped here first (--explain):
  * the table says which rule refuses it (refusal_for, from the kernel's
  * number and arguments, never the stop's ret_data), it is marked, so the
- * filter refuses it as the tracee goes on, and explained. A mark that
- * cannot be made on a tracee still there ends the run: the call would
- * otherwise go through.
+ * filter refuses it as the tracee goes on, and explained; at the call's
+ * exit the register the mark is in gets its own value back (unmark), so
+ * the command finds every register as a plain run leaves it. A mark that
+ * cannot be made, or taken back, on a tracee still there ends the run:
+ * the call would otherwise go through, or the command go on with a
+ * register the tracer changed.
  */
-static int refused(struct tracer *tr, pid_t tid, const struct __ptrace_syscall_info *info)
+static int refused(struct tracer *tr, struct tracee *t, pid_t tid,
+		   const struct __ptrace_syscall_info *info)
 {
 	struct refusal rf;
 
@@ -129,8 +133,10 @@ static int refused(struct tracer *tr, pid_t tid, const struct __ptrace_syscall_i
 	    refusal_for(tr->p->kernel.refused | GROUP_TRACED, info->seccomp.nr, info->seccomp.args,
 			&rf))
 		return 0;
-	if (mark_refusal(tid) && errno != ESRCH)
+	if (set_arg5(tid, TRACE_MARK) && errno != ESRCH)
 		die_errno("%s: cannot mark a refused call of process %d", tr->mode, (int)tid);
+	t->marked = 1;
+	t->unmarked = info->seccomp.args[5];
 	explain_refusal(tr->explainer, tid, &rf, info->seccomp.args);
 	return 1;
 }
@@ -143,7 +149,7 @@ static void entered(struct tracer *tr, pid_t tid)
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) <= 0)
 		return;
-	if (refused(tr, tid, &info) || !trusted_stop(&info))
+	if (refused(tr, t, tid, &info) || !trusted_stop(&info))
 		return;
 	t->in_call = 1;
 	t->call = (int)info.seccomp.ret_data;
@@ -155,12 +161,25 @@ static void entered(struct tracer *tr, pid_t tid)
 		learn_entry(tr->learner, &entry);
 }
 
+static void unmark(struct tracer *tr, struct tracee *t, pid_t tid)
+{
+	t->marked = 0;
+	if (set_arg5(tid, t->unmarked) && errno != ESRCH)
+		die_errno("%s: cannot restore a register of process %d", tr->mode, (int)tid);
+}
+
 static void exited(struct tracer *tr, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
 	struct tracee *t = table_get(&tr->tracees, (uint64_t)tid);
 	struct call_result r = {.tid = tid};
 
+	if (t && t->marked) {
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) > 0 &&
+		    info.op == PTRACE_SYSCALL_INFO_EXIT)
+			unmark(tr, t, tid);
+		return;
+	}
 	if (!t || !t->in_call || ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) <= 0 ||
 	    info.op != PTRACE_SYSCALL_INFO_EXIT)
 		return;

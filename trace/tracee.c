@@ -468,24 +468,27 @@ long pidfd_target(pid_t tid, int fd)
 }
 
 /*
- * Mark a refusal the tracer has seen (seccomp.c, stops()): argument 5 of
- * the stopped call becomes TRACE_MARK, and the filter, run again as the
- * tracee resumes, refuses the call itself. 0, or -1 and errno.
+ * Argument 5 of the tracee's stopped call, the register that holds it, set
+ * to VALUE: TRACE_MARK marks a refusal the tracer has seen (seccomp.c,
+ * stops()), and the filter, run again as the tracee resumes, refuses the
+ * call itself; at the call's exit the register gets its own value back,
+ * as the system-call ABI promises (x86_64 keeps every register but rax,
+ * rcx and r11; aarch64 every one but x0). 0, or -1 and errno.
  */
-int mark_refusal(pid_t tid)
+int set_arg5(pid_t tid, uint64_t value)
 {
 #if defined(__x86_64__)
 	return (int)ptrace(PTRACE_POKEUSER, tid, (void *)offsetof(struct user_regs_struct, r9),
-			   (void *)(uintptr_t)TRACE_MARK);
+			   (void *)(uintptr_t)value);
 #elif defined(__aarch64__)
 	struct user_regs_struct regs;
 	struct iovec io = {&regs, sizeof regs};
 
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)1 /* NT_PRSTATUS */, &io))
 		return -1;
-	regs.regs[5] = TRACE_MARK;
+	regs.regs[5] = value;
 	return (int)ptrace(PTRACE_SETREGSET, tid, (void *)1, &io);
 #else
-#error "mark_refusal: which register holds argument 5 here?"
+#error "set_arg5: which register holds argument 5 here?"
 #endif
 }

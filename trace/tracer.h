@@ -51,6 +51,8 @@ struct tracee {
 	int call;      /* its row of calls[] */
 	pid_t entered; /* the thread id at entry (an exec moves a thread to the leader's) */
 	uint64_t args[6];
+	int marked;	   /* in a call refused by the mark: argument 5 to put back */
+	uint64_t unmarked; /* at its exit */
 };
 
 /* What a finished call needed, worked out by calls.c. */
@@ -90,6 +92,11 @@ struct call_result {
 	int made;		/* --learn: an O_CREAT open made its file */
 	int unseen;		/* its process may not be looked into (non-dumpable) */
 	int move;		/* MOVE_*: needs[0] is a move's source, needs[1] its target */
+	/* --explain: whether the command could open PATH to execute it, so
+	 * that a #! line or ELF header is read only where the kernel read it
+	 * (NULL: --learn, whose calls succeeded, so the kernel read them) */
+	int (*readable)(const void *ctx, const char *path);
+	const void *ctx;
 	int nneeds;
 	struct need needs[MAX_NEEDS];
 };
@@ -135,7 +142,7 @@ int proc_field(const char *file, const char *key, char *out, size_t size);
 int proc_status(pid_t tid, const char *key, char *out, size_t size);
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
-int mark_refusal(pid_t tid);
+int set_arg5(pid_t tid, uint64_t value); /* TRACE_MARK, or the value to put back */
 void dir_of(char *out, const char *path);
 /* the line on the calls of processes that made themselves non-dumpable */
 enum unseen_words { UNSEEN_EXPLAIN, UNSEEN_LEARN, UNSEEN_POLICY };

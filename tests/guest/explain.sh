@@ -121,4 +121,11 @@ c_explain_filter() {
 	r $LR --explain -- sysop unshare native 10000000
 	[ "$out" = EPERM ] || no "--explain: unshare(CLONE_NEWUSER) printed [$out]"
 	denied "userns (unshare by sysop): allow with --allow-syscalls userns"
+	# The mark is taken back at the call's exit (x5 on aarch64, r9 on x86_64):
+	# every register as the plain run leaves it.
+	r $LR --no-network -- sysop regs
+	plain=$out
+	case $plain in *"registers kept") ;; *) no "sysop regs, plain: [$plain]" ;; esac
+	r $LR --explain --no-network -- sysop regs
+	[ "$out" = "$plain" ] || no "--explain --no-network: sysop regs printed [$out], plain [$plain]"
 }
