@@ -432,12 +432,13 @@ static int uffd_dev(const char *abi)
 /* rax is the number and the result; rcx and r11 the syscall instruction's own */
 static const char *const reg_names[] = {"rdi", "rsi", "rdx", "r10", "r8",  "r9",
 					"rbx", "rbp", "r12", "r13", "r14", "r15"};
-#define NR_SOCKET "41"
+#define NR_SOCKET  "41"
 #define FIRST_KEPT 0
 __asm__(".text\n"
 	".type regs_socket, @function\n"
 	"regs_socket:\n"
-	"	push %rbx\n	push %rbp\n	push %r12\n	push %r13\n	push %r14\n	push %r15\n"
+	"	push %rbx\n	push %rbp\n	push %r12\n	push %r13\n	push %r14\n	"
+	"push %r15\n"
 	"	push %rsi\n"
 	"	mov %rdi, %rax\n"
 	"	mov 8(%rax), %rsi\n	mov 16(%rax), %rdx\n	mov 24(%rax), %r10\n"
@@ -453,40 +454,53 @@ __asm__(".text\n"
 	"	mov %r13, 72(%rcx)\n	mov %r14, 80(%rcx)\n	mov %r15, 88(%rcx)\n"
 	"	mov %rax, 96(%rcx)\n"
 	"	pop %rcx\n"
-	"	pop %r15\n	pop %r14\n	pop %r13\n	pop %r12\n	pop %rbp\n	pop %rbx\n"
+	"	pop %r15\n	pop %r14\n	pop %r13\n	pop %r12\n	pop %rbp\n	"
+	"pop %rbx\n"
 	"	ret\n");
 #elif defined(__aarch64__)
 /* x0 is the first argument and the result, x8 the number */
 #define FIRST_KEPT 1
-static const char *const reg_names[] = {
-	"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",	"x9",  "x10",
-	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
-	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30"};
+static const char *const reg_names[] = {"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",	 "x7",
+					"x9",  "x10", "x11", "x12", "x13", "x14", "x15", "x16",
+					"x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24",
+					"x25", "x26", "x27", "x28", "x29", "x30"};
 __asm__(".text\n"
 	".type regs_socket, %function\n"
 	"regs_socket:\n"
 	"	sub sp, sp, #368\n"
-	"	stp x29, x30, [sp, #0]\n	stp x19, x20, [sp, #16]\n	stp x21, x22, [sp, #32]\n"
-	"	stp x23, x24, [sp, #48]\n	stp x25, x26, [sp, #64]\n	stp x27, x28, [sp, #80]\n"
+	"	stp x29, x30, [sp, #0]\n	stp x19, x20, [sp, #16]\n	stp x21, x22, [sp, "
+	"#32]\n"
+	"	stp x23, x24, [sp, #48]\n	stp x25, x26, [sp, #64]\n	stp x27, x28, [sp, "
+	"#80]\n"
 	"	str x1, [sp, #96]\n"
 	"	mov x8, x0\n"
 	"	ldp x0, x1, [x8, #0]\n	ldp x2, x3, [x8, #16]\n	ldp x4, x5, [x8, #32]\n"
 	"	ldp x6, x7, [x8, #48]\n	ldp x9, x10, [x8, #64]\n	ldp x11, x12, [x8, #80]\n"
-	"	ldp x13, x14, [x8, #96]\n	ldp x15, x16, [x8, #112]\n	ldp x17, x18, [x8, #128]\n"
-	"	ldp x19, x20, [x8, #144]\n	ldp x21, x22, [x8, #160]\n	ldp x23, x24, [x8, #176]\n"
-	"	ldp x25, x26, [x8, #192]\n	ldp x27, x28, [x8, #208]\n	ldp x29, x30, [x8, #224]\n"
+	"	ldp x13, x14, [x8, #96]\n	ldp x15, x16, [x8, #112]\n	ldp x17, x18, [x8, "
+	"#128]\n"
+	"	ldp x19, x20, [x8, #144]\n	ldp x21, x22, [x8, #160]\n	ldp x23, x24, [x8, "
+	"#176]\n"
+	"	ldp x25, x26, [x8, #192]\n	ldp x27, x28, [x8, #208]\n	ldp x29, x30, [x8, "
+	"#224]\n"
 	"	mov x8, #198\n" /* socket */
 	"	svc #0\n"
-	"	stp x0, x1, [sp, #112]\n	stp x2, x3, [sp, #128]\n	stp x4, x5, [sp, #144]\n"
-	"	stp x6, x7, [sp, #160]\n	stp x9, x10, [sp, #176]\n	stp x11, x12, [sp, #192]\n"
-	"	stp x13, x14, [sp, #208]\n	stp x15, x16, [sp, #224]\n	stp x17, x18, [sp, #240]\n"
-	"	stp x19, x20, [sp, #256]\n	stp x21, x22, [sp, #272]\n	stp x23, x24, [sp, #288]\n"
-	"	stp x25, x26, [sp, #304]\n	stp x27, x28, [sp, #320]\n	stp x29, x30, [sp, #336]\n"
+	"	stp x0, x1, [sp, #112]\n	stp x2, x3, [sp, #128]\n	stp x4, x5, [sp, "
+	"#144]\n"
+	"	stp x6, x7, [sp, #160]\n	stp x9, x10, [sp, #176]\n	stp x11, x12, [sp, "
+	"#192]\n"
+	"	stp x13, x14, [sp, #208]\n	stp x15, x16, [sp, #224]\n	stp x17, x18, [sp, "
+	"#240]\n"
+	"	stp x19, x20, [sp, #256]\n	stp x21, x22, [sp, #272]\n	stp x23, x24, [sp, "
+	"#288]\n"
+	"	stp x25, x26, [sp, #304]\n	stp x27, x28, [sp, #320]\n	stp x29, x30, [sp, "
+	"#336]\n"
 	"	str x0, [sp, #352]\n" /* the result, after the registers as on x86_64 */
 	"	ldr x9, [sp, #96]\n	add x10, sp, #112\n	mov x11, #31\n"
 	"1:	ldr x12, [x10], #8\n	str x12, [x9], #8\n	subs x11, x11, #1\n	b.ne 1b\n"
-	"	ldp x19, x20, [sp, #16]\n	ldp x21, x22, [sp, #32]\n	ldp x23, x24, [sp, #48]\n"
-	"	ldp x25, x26, [sp, #64]\n	ldp x27, x28, [sp, #80]\n	ldp x29, x30, [sp, #0]\n"
+	"	ldp x19, x20, [sp, #16]\n	ldp x21, x22, [sp, #32]\n	ldp x23, x24, [sp, "
+	"#48]\n"
+	"	ldp x25, x26, [sp, #64]\n	ldp x27, x28, [sp, #80]\n	ldp x29, x30, [sp, "
+	"#0]\n"
 	"	add sp, sp, #368\n"
 	"	ret\n");
 #endif
