@@ -235,7 +235,8 @@ Kind: TypeAlias = Callable[[str, str, object], list[str]]
 def _list(check: Callable[[str, object], str]) -> Kind:
     def kind(key: str, option: str, value: object) -> list[str]:
         if not _is_list(value):
-            raise _fail(f"{key} must be a list or tuple, not {type(value).__name__}")
+            one = f": write {key}=[{value!r}]" if isinstance(value, (str, bytes, os.PathLike, int)) else ""
+            raise _fail(f"{key} must be a list or tuple, not {type(value).__name__}{one}")
         return [a for v in value for a in (option, check(key, v))]
 
     return kind
@@ -358,7 +359,10 @@ def options(values: Mapping[str, object]) -> list[str]:
     if "learn" in given:
         other = next((k for k in NOT_WITH_LEARN if k in given), None)
         if other is not None:
-            raise _fail(f"learn runs the command without the sandbox and takes no {other}")
+            raise _fail(
+                f"learn runs the command without the sandbox and takes no {other}: drop {other}, or learn first and"
+                " give the policy it writes to a run without learn"
+            )
     return [a for key, option, kind in FIELDS if key in given for a in kind(key, option, given[key])]
 
 

@@ -20,7 +20,7 @@ from ._status import ConfinedStatus, StatusPipe, decided, interpret
 
 FAILURE_PREFIX = "landlock-run: "
 LAUNCHER_FAILURE_EXIT = 125
-KILL_TREE = "--kill-tree"  # spawn_confined()'s default: the run ends when it ends
+KILL_TREE = "--kill-tree"  # spawn_confined()'s runs end when they end
 
 Arg: TypeAlias = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 """An argument of the command, as subprocess takes it."""
@@ -91,20 +91,17 @@ class ConfinedProcess(subprocess.Popen[AnyStr]):
         super().__init__(args, **popen_kwargs)
 
     def started(self, timeout: float | None = None) -> ConfinedStatus:
-        """As soon as the launcher has said whether COMMAND was executed: for a plain run
-        (kill_tree=False) at its exec, with explain, explain_json or learn at its first exec
-        (the fields the end of the run adds are not known yet); in the whole-tree mode
-        alone the launcher says it only at the end, so this is status().
-        subprocess.TimeoutExpired after timeout."""
+        """As soon as the launcher has said whether COMMAND was executed, at its first exec
+        (the fields the end of the run adds are not known yet; a launcher that does not say
+        so, as the whole-tree mode without explain or learn did before its end record, says
+        it at the end: this is status() then). subprocess.TimeoutExpired after timeout."""
         lines, eof = self._status_pipe.read(decided, timeout, self.args)
         return self.status(timeout) if eof else interpret(lines)
 
     def status(self, timeout: float | None = None) -> ConfinedStatus:
         """Everything the launcher reported, read up to the end of its status descriptor:
-        in the whole-tree mode (the default) and with explain, explain_json or learn, the
-        end of the run, once the command and everything it started are gone (the end
-        record in exit or signal); for a plain run (kill_tree=False) COMMAND's exec (or the
-        launcher's failure). subprocess.TimeoutExpired after timeout."""
+        the end of the run, once the command and everything it started are gone (the end
+        record in exit or signal). subprocess.TimeoutExpired after timeout."""
         if self._status is None:
             lines, _ = self._status_pipe.read(lambda _: False, timeout, self.args)
             # nothing said: the launcher failed before it read --status-fd, or was killed; it is gone or going
@@ -134,43 +131,35 @@ def _popen_kwargs(text: bool, popen_kwargs: dict[str, Any]) -> dict[str, Any]:
 
 @overload
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[True], kill_tree: bool = True,
-    launcher: PathArg | None = None, **popen_kwargs: Any,
-) -> ConfinedProcess[str]: ...  # fmt: skip
+    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[True], launcher: PathArg | None = None, **popen_kwargs: Any
+) -> ConfinedProcess[str]: ...
 @overload
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[False] = False, kill_tree: bool = True,
-    launcher: PathArg | None = None, **popen_kwargs: Any,
-) -> ConfinedProcess[bytes]: ...  # fmt: skip
+    policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[False] = False, launcher: PathArg | None = None, **popen_kwargs: Any
+) -> ConfinedProcess[bytes]: ...
 @overload
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: bool, kill_tree: bool = True, launcher: PathArg | None = None,
-    **popen_kwargs: Any,
-) -> ConfinedProcess[Any]: ...  # fmt: skip
+    policy: PolicyLike, argv: Sequence[Arg], *, text: bool, launcher: PathArg | None = None, **popen_kwargs: Any
+) -> ConfinedProcess[Any]: ...
 def spawn_confined(
-    policy: PolicyLike, argv: Sequence[Arg], *, text: bool = False, kill_tree: bool = True, launcher: PathArg | None = None,
-    **popen_kwargs: Any,
-) -> ConfinedProcess[Any]:  # fmt: skip
+    policy: PolicyLike, argv: Sequence[Arg], *, text: bool = False, launcher: PathArg | None = None, **popen_kwargs: Any
+) -> ConfinedProcess[Any]:
     """Start [launcher, '--status-fd', N, '--kill-tree', *grant_args(policy), '--', *argv]
     with these subprocess.Popen keyword arguments (not shell, executable or close_fds=False;
     pass_fds are added to), N the write end of a pipe of its own. Returns the Popen, whose
     status() and started() read what the launcher says there.
 
-    The whole-tree mode (--kill-tree) is on unless kill_tree=False (or off but for what
-    the policy turns on: its kill_tree, die_with_parent, explain, learn): the launcher
-    stays the command's parent, and kill() (SIGKILL to the launcher), terminate() (SIGTERM,
-    passed on to the command, the tree killed a second later) and the command's own exit
-    end every process it started. It costs two forks at launch. With kill_tree=False the
-    launcher execs the command, which keeps the launcher's pid, and what it leaves running
-    goes on after kill().
+    The run is in the whole-tree mode (--kill-tree): the launcher stays the command's
+    parent, and kill() (SIGKILL to the launcher), terminate() (SIGTERM, passed on to the
+    command, the rest killed a second later) and the command's own exit end every process
+    it started. For a run that is the command itself (its pid the launcher's, what it
+    leaves running going on), start command() with subprocess: it has no status.
 
-    Raises as command() does, TypeError for a kill_tree not a bool, and as Popen does
-    (FileNotFoundError for a launcher= that does not exist)."""
-    if not isinstance(kill_tree, bool):
-        raise TypeError(f"kill_tree must be True or False, not {kill_tree!r}")
+    Raises as command() does, and as Popen does (FileNotFoundError for a launcher= that
+    does not exist)."""
     kwargs = _popen_kwargs(text, popen_kwargs)
     file, grants, args = _parts(policy, argv, launcher)
-    tree = [KILL_TREE] if kill_tree and KILL_TREE not in grants else []
+    tree = [] if KILL_TREE in grants else [KILL_TREE]
     read_fd, write_fd = os.pipe()
     read_fd, write_fd = _above_stdio(read_fd), _above_stdio(write_fd)
     pipe = StatusPipe(read_fd)
@@ -214,28 +203,28 @@ class ConfinedProcessError(subprocess.CalledProcessError):
 @overload
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[True], input: str | None = None, capture_output: bool = False,
-    timeout: float | None = None, check: bool = False, kill_tree: bool = True, launcher: PathArg | None = None,
+    timeout: float | None = None, check: bool = False, launcher: PathArg | None = None,
     **popen_kwargs: Any,
 ) -> ConfinedCompleted[str]: ...  # fmt: skip
 @overload
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: Literal[False] = False, input: bytes | None = None,
-    capture_output: bool = False, timeout: float | None = None, check: bool = False, kill_tree: bool = True,
-    launcher: PathArg | None = None, **popen_kwargs: Any,
+    capture_output: bool = False, timeout: float | None = None, check: bool = False, launcher: PathArg | None = None,
+    **popen_kwargs: Any,
 ) -> ConfinedCompleted[bytes]: ...  # fmt: skip
 @overload
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: bool, input: str | bytes | None = None, capture_output: bool = False,
-    timeout: float | None = None, check: bool = False, kill_tree: bool = True, launcher: PathArg | None = None,
+    timeout: float | None = None, check: bool = False, launcher: PathArg | None = None,
     **popen_kwargs: Any,
 ) -> ConfinedCompleted[Any]: ...  # fmt: skip
 def run(
     policy: PolicyLike, argv: Sequence[Arg], *, text: bool = False, input: str | bytes | None = None,
-    capture_output: bool = False, timeout: float | None = None, check: bool = False, kill_tree: bool = True,
-    launcher: PathArg | None = None, **popen_kwargs: Any,
+    capture_output: bool = False, timeout: float | None = None, check: bool = False, launcher: PathArg | None = None,
+    **popen_kwargs: Any,
 ) -> ConfinedCompleted[Any]:  # fmt: skip
-    """subprocess.run() of the command under the policy, through spawn_confined() (the
-    whole-tree mode on unless kill_tree=False): waits for it, returns a ConfinedCompleted
+    """subprocess.run() of the command under the policy, through spawn_confined() (in the
+    whole-tree mode): waits for it, returns a ConfinedCompleted
     (returncode, stdout, stderr, and status). On timeout the launcher is killed, and with it
     every process the command started, and ConfinedTimeout (a subprocess.TimeoutExpired)
     raised once the status descriptor's end says the tree is gone; with check=True a
@@ -248,7 +237,7 @@ def run(
         if popen_kwargs.get("stdout") is not None or popen_kwargs.get("stderr") is not None:
             raise ValueError("stdout and stderr arguments may not be used with capture_output")
         popen_kwargs["stdout"] = popen_kwargs["stderr"] = subprocess.PIPE
-    with spawn_confined(policy, argv, text=text, kill_tree=kill_tree, launcher=launcher, **popen_kwargs) as proc:
+    with spawn_confined(policy, argv, text=text, launcher=launcher, **popen_kwargs) as proc:
         try:
             stdout, stderr = proc.communicate(input, timeout=timeout)
         except subprocess.TimeoutExpired as exc:

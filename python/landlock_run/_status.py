@@ -49,12 +49,14 @@ class ConfinedStatus:
     """That failure's `landlock-run: ` line (as on stderr), or what else went wrong; None
     when nothing did."""
     exit: int | None
-    """The end record's exit status, {"exit":N}: how COMMAND exited, in the whole-tree mode
-    (--kill-tree, spawn_confined()'s default) and with explain, explain_json or learn, where
-    the launcher outlives it. None without that line: a plain run (the launcher became
-    COMMAND), a launcher killed before the end, or one that does not write it."""
+    """The end record, the launcher's last line, once nothing COMMAND started is left:
+    {"exit":N}, the status the launcher exits with (COMMAND's, or 125 for a launcher
+    failure). None with no end record: the launcher and its supervisor were both killed
+    (what COMMAND started may still run), or a launcher that does not write one."""
     signal: str | None
-    """The end record's signal, {"signal":"SIGKILL"}: the one that killed COMMAND."""
+    """The end record's {"signal":"NAME"}: the signal the launcher dies of (COMMAND's, as
+    kill -l names it), "SIGKILL" too when the launcher itself was killed and its supervisor
+    ended the tree."""
 
 
 def _objects(lines: Sequence[bytes]) -> list[dict[str, object]]:
@@ -105,9 +107,8 @@ def interpret(lines: Sequence[bytes], returncode: int | None = None) -> Confined
     """The status lines as a ConfinedStatus. COMMAND was executed exactly when a pid line
     (one with a pid and no "exec") arrived and no "exec":false line followed it; a failure
     after it ran ("exec":true with a status: a learn policy it could not write) is reported
-    too, and the end record ({"exit":N} or {"signal":"NAME"}), how an executed COMMAND
-    ended. returncode: the launcher's (Popen's, negative for a signal), for when it said
-    nothing."""
+    too, and the end record ({"exit":N} or {"signal":"NAME"}), how the run ended.
+    returncode: the launcher's (Popen's, negative for a signal), for when it said nothing."""
     start: dict[str, object] | None = None
     failure: dict[str, object] | None = None
     late: dict[str, object] | None = None
@@ -137,8 +138,8 @@ def interpret(lines: Sequence[bytes], returncode: int | None = None) -> Confined
         enforcement=_enforcement(start.get("enforcement")) if start else None,
         status=_int(failed.get("status")) if failed else None,
         error=error if isinstance(error, str) else None,
-        exit=_int(end.get("exit")) if end and executed else None,
-        signal=_signal(end.get("signal")) if end and executed else None,
+        exit=_int(end.get("exit")) if end else None,
+        signal=_signal(end.get("signal")) if end else None,
     )
 
 

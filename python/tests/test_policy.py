@@ -172,8 +172,14 @@ def test_errors_name_the_field_and_the_fix() -> None:
         grant_args({"roTry": ["/"]})
     with pytest.raises(PolicyError, match=r"did you mean 'no_log'"):
         grant_args({"--no-log": True})
-    with pytest.raises(PolicyError, match=r"^ro must be a list or tuple, not str"):
+    with pytest.raises(PolicyError, match=r"^ro must be a list or tuple, not str: write ro=\['/'\]$"):
         Policy(ro="/")
+    with pytest.raises(PolicyError, match=r"^scopes must be a list or tuple, not dict$"):
+        Policy(scopes={"signal": 1})  # type: ignore[arg-type]
+    with pytest.raises(PolicyError, match=r"takes no rw: drop rw, or learn first and give the policy it writes to a run"):
+        grant_args({"learn": "p", "rw": ["/tmp"]})
+    with pytest.raises(TypeError, match=r"launcher=landlock_run.launcher_path\(\)"):
+        lr.command(None, ["true"], launcher="")
     with pytest.raises(PolicyError, match=r"one that starts with - is written \./-name"):
         Policy(ro=["-v"])
 

@@ -69,17 +69,6 @@ def test_a_run_is_executed_in_the_whole_tree_mode_as_the_launchers_child_under_w
     assert lr.spawn_confined(Policy(ro=["/"], kill_tree=True), ["true"]).args.count("--kill-tree") == 1
 
 
-@needs_landlock
-def test_kill_tree_false_the_launcher_execs_the_command_which_keeps_its_pid() -> None:
-    proc = lr.spawn_confined(Policy(ro=["/"]), ["sh", "-c", "echo $$"], kill_tree=False, stdout=subprocess.PIPE)
-    out, _ = proc.communicate()
-    assert "--kill-tree" not in proc.args
-    assert (proc.status().executed, proc.status().pid, int(out)) == (True, proc.pid, proc.pid)
-    assert (proc.status().exit, proc.status().signal) == (None, None), "an end record from a launcher that became the command"
-    with pytest.raises(TypeError, match="kill_tree must be True or False"):
-        lr.spawn_confined(Policy(ro=["/"]), ["true"], kill_tree=1)  # type: ignore[arg-type]
-
-
 def start_time(pid: int) -> str | None:
     """The process's start time (/proc/PID/stat field 22), None once it is gone or a zombie:
     with the pid, what tells it from a process that reuses the pid."""
@@ -101,26 +90,33 @@ LEAVES = ["sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; ex
 
 
 @needs_landlock
-def test_kill_ends_the_whole_tree_control_without_the_mode_a_grandchild_survives() -> None:
-    for kill_tree in (True, False):
-        proc = lr.spawn_confined(QUIET, LEAVES, kill_tree=kill_tree, stdout=subprocess.PIPE, text=True)
+def test_kill_ends_the_whole_tree_control_a_plain_run_leaves_a_grandchild_running() -> None:
+    for confined in (True, False):
+        # the control: the launcher exec'd as the command (command(), no status, no --kill-tree)
+        proc: subprocess.Popen[str] = (
+            lr.spawn_confined(QUIET, LEAVES, stdout=subprocess.PIPE, text=True) if confined
+            else subprocess.Popen(lr.command(QUIET, LEAVES), stdout=subprocess.PIPE, text=True)
+        )  # fmt: skip
         assert proc.stdout is not None
         grandchild = int(proc.stdout.readline())
         started = start_time(grandchild)
-        assert started is not None
-        proc.kill()
-        proc.wait()
-        s = proc.status(timeout=30)
         try:
-            assert s.executed and proc.returncode == -9
-            if kill_tree:
+            assert started is not None
+            proc.kill()
+            proc.wait()
+            assert proc.returncode == -9
+            if isinstance(proc, lr.ConfinedProcess):
+                assert proc.status(timeout=30).executed
                 assert not left(grandchild, started), "kill() left the command's grandchild running"
             else:
                 assert left(grandchild, started), "control: the grandchild did not outlive a plain run's kill()"
         finally:
             if left(grandchild, started):
                 os.kill(grandchild, 9)
+            proc.kill()
+            proc.wait()
             proc.stdout.close()
+
 
 @needs_landlock
 def test_a_forged_launcher_failure_is_executed_a_real_one_is_not(tmp_path: Path) -> None:
@@ -173,8 +169,7 @@ def test_an_exec_that_fails_127_not_found_126_not_executable(tmp_path: Path) -> 
         assert proc.returncode == want, err
         assert (s.executed, s.status, s.error) == (False, want, err.rstrip("\n"))
         assert s.pid is not None and s.pid != proc.pid, "the whole-tree mode: the command's process is the launcher's child"
-        plain = lr.run(Policy(ro=["/"]), argv, kill_tree=False, stderr=subprocess.DEVNULL)
-        assert (plain.returncode, plain.status.executed, plain.status.status) == (want, False, want)
+        assert s.exit in (None, want) and s.signal is None
 
 
 @needs_landlock
@@ -299,23 +294,28 @@ def test_run_timeout_kills_the_launcher_and_raises_with_the_status() -> None:
 
 
 @needs_landlock
-def test_run_timeout_ends_the_whole_tree_control_without_the_mode_a_grandchild_survives(tmp_path: Path) -> None:
-    for kill_tree in (True, False):
-        said = tmp_path / f"grandchild-{kill_tree}"
+def test_run_timeout_ends_the_whole_tree_control_a_plain_run_leaves_a_grandchild_running(tmp_path: Path) -> None:
+    for confined in (True, False):
+        said = tmp_path / f"grandchild-{confined}"
+        policy = Policy(ro=["/"], rw=[tmp_path, "/dev/null"])
         argv = ["sh", "-c", f"setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{said}'; exec sleep 300"]
-        with pytest.raises(lr.ConfinedTimeout) as info:
-            lr.run(Policy(ro=["/"], rw=[tmp_path, "/dev/null"]), argv, kill_tree=kill_tree, timeout=2, capture_output=True)
+        with pytest.raises(subprocess.TimeoutExpired) as info:
+            if confined:
+                lr.run(policy, argv, timeout=2, capture_output=True)
+            else:  # the control: subprocess.run() of the launcher exec'd as the command
+                subprocess.run(lr.command(policy, argv), timeout=2)
         grandchild = int(said.read_text())
         started = start_time(grandchild)
         try:
-            assert info.value.status.executed
-            if kill_tree:
+            if confined:
+                assert isinstance(info.value, lr.ConfinedTimeout) and info.value.status.executed
                 assert started is None, "the timeout left the command's grandchild running"
             else:
                 assert started is not None, "control: the grandchild did not outlive a plain run's timeout"
         finally:
             if started is not None:
                 os.kill(grandchild, 9)
+
 
 def test_is_launcher_failure_125_with_a_landlock_run_line_only() -> None:
     line = "landlock-run: Landlock is not supported by this kernel (ENOSYS)\n"

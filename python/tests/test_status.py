@@ -103,10 +103,10 @@ def test_the_end_record_says_how_the_command_ended(tmp_path: Path) -> None:
     assert (s.executed, s.status, s.exit) == (True, 125, 0)
 
 
-def test_an_end_record_without_an_executed_command_or_unfinished_is_not_taken(tmp_path: Path) -> None:
-    # the exec failed: nothing ended that ran
+def test_the_end_record_of_a_failed_run_and_end_records_not_taken(tmp_path: Path) -> None:
+    # the exec failed: the run ends as the launcher exits
     s = status_of(tmp_path, f"say '{PID}\n{{\"exec\":false,\"status\":127}}\n{{\"exit\":127}}\n'; exit 127")
-    assert (s.executed, s.status, s.exit, s.signal) == (False, 127, None, None)
+    assert (s.executed, s.status, s.exit, s.signal) == (False, 127, 127, None)
     # a last line the launcher did not finish (killed while writing it), and values of the wrong type
     s = status_of(tmp_path, f"say '{PID}\n{{\"exit\":true}}\n{{\"signal\":9}}\n{{\"exit\":3'")
     assert (s.executed, s.exit, s.signal) == (True, None, None)

@@ -15,7 +15,6 @@ lr.grant_args({"verbose": 1})  # E: typeddict-item
 text: str = lr.run(None, ["true"], capture_output=True).stdout  # E: assignment
 data: bytes = lr.run(None, ["true"], text=True).stdout  # E: assignment
 lr.run(None, ["true"], input="x")  # E: call-overload
-lr.spawn_confined(None, ["true"], kill_tree="no")  # E: call-overload
 lr.probe(timeout="5")  # E: arg-type
 lr.probe().abi + 1  # E: operator
 lr.parse_denials(42)  # E: arg-type

@@ -28,8 +28,6 @@ if status.executed and status.enforcement == "partial":
     assert_type(status.pid, int | None)
 assert_type(status.exit, int | None)
 assert_type(status.signal, str | None)
-plain = lr.run(policy, ["true"], kill_tree=False)
-assert_type(plain, lr.ConfinedCompleted[bytes])
 
 proc = lr.spawn_confined(mapping, ["sleep", "1"], stdout=subprocess.PIPE, text=True, cwd="/")
 assert_type(proc, lr.ConfinedProcess[str])
