@@ -21,6 +21,7 @@
 #include "guard.h"
 #include "hide.h"
 #include "out.h"
+#include "tmpdir.h"
 #include "where.h"
 
 void add_grant(struct request *r, const char *option, const char *path, enum grant_kind kind,
@@ -236,6 +237,25 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 		     r->hidden[i].exists ? "" : " (does not exist)", r->hidden[i].rules);
 }
 
+/* --private-tmp: every right of --rw, on the descriptor made and checked
+ * (tmpdir.c), never looked up again by name. */
+static void add_tmp_rule(const struct policy *p, int ruleset, struct out *verbose)
+{
+	const struct private_tmp *t = p->asked.tmp;
+	struct landlock_path_beneath_attr rule = {
+		.allowed_access = p->kernel.grant_rights[GRANT_RW],
+		.parent_fd = t->dir,
+	};
+
+	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0))
+		die_errno("cannot add the rule for --private-tmp %s", t->path);
+	if (verbose) {
+		outf(verbose, "landlock-run grant: --private-tmp %s: ", t->path);
+		put_names(verbose, fs_rights, rule.allowed_access, 0);
+		outf(verbose, "\n");
+	}
+}
+
 /* The rights listed for PORT: kind i is the right 1 << i (net_rights[]). */
 static uint64_t port_rights(const struct request *r, unsigned port)
 {
@@ -281,6 +301,8 @@ int build_ruleset(const struct policy *p, struct out *verbose)
 	if (ruleset < 0)
 		die_errno("cannot create the Landlock ruleset");
 	add_path_rules(p, ruleset, verbose);
+	if (p->asked.tmp)
+		add_tmp_rule(p, ruleset, verbose);
 	if (p->kernel.handled.handled_access_net)
 		add_port_rules(&p->asked, ruleset);
 	return ruleset;

@@ -266,6 +266,20 @@ static void name_inode(const struct request *r, const struct hidden_inode *hi, c
 		join(out, HIDDEN_NAME, dir, ", a directory above --hide ", h->path, NULL);
 }
 
+/* ST is --private-tmp's /tmp, which a grant may lie within (only with
+ * --private-tmp: a stat per implicit hidden path). */
+static int implicit_inode(const struct request *r, const struct stat *st)
+{
+	struct stat h;
+	size_t i;
+
+	for (i = 0; i < r->nhidden; i++)
+		if (r->hidden[i].implicit && stat(r->hidden[i].canon, &h) == 0 &&
+		    h.st_dev == st->st_dev && h.st_ino == st->st_ino)
+			return 1;
+	return 0;
+}
+
 /*
  * A grant (canonical path CANON, LEN bytes) that is the same inode as a
  * hidden path or a directory above one, under another name (a hard link, a
@@ -300,7 +314,7 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 		if (fd < 0 || fstat(fd, &st))
 			die_errno("cannot check %s path %s", g->option, g->path);
 		hi = find_inode(r, st.st_dev, st.st_ino);
-		if (hi && hi->self)
+		if (hi && hi->self && !implicit_inode(r, &st))
 			die("%s %s is within --hide %s through %.*s (a bind mount): it would "
 			    "reveal "
 			    "what is hidden",
@@ -312,9 +326,11 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 
 /*
  * Landlock cannot take back part of what a rule on a directory gives: a
- * grant within a hidden path would reveal it, and the walk around a hidden
- * path beneath a writable (or --unix) directory would take away making
- * files (or connecting to sockets made) in the directories on the way.
+ * grant within a hidden path would reveal it (which --private-tmp's /tmp
+ * allows: the grant is what is asked for, the rest of /tmp stays hidden),
+ * and the walk around a hidden path beneath a writable (or --unix)
+ * directory would take away making files (or connecting to sockets made)
+ * in the directories on the way.
  */
 int grant_hides(const struct policy *p, const struct grant *g, int fd, char *canon)
 {
@@ -332,7 +348,7 @@ int grant_hides(const struct policy *p, const struct grant *g, int fd, char *can
 	for (i = 0; i < r->nhidden; i++) {
 		const struct hidden *h = &r->hidden[i];
 
-		if (within(canon, h->canon))
+		if (within(canon, h->canon) && !h->implicit)
 			die("%s %s is within --hide %s: Landlock rules only add rights, so it "
 			    "would reveal what is hidden",
 			    g->option, g->path, h->path);

@@ -37,6 +37,7 @@
 #include "seccomp.h"
 #include "status.h"
 #include "supervise.h"
+#include "tmpdir.h"
 #include "trace/trace.h"
 
 static const char usage_text[] =
@@ -104,6 +105,11 @@ static const char usage_text[] =
 	"                       process it started (also on with --die-with-parent,\n"
 	"                       with --explain and --learn, and for --new-session\n"
 	"                       from a process group leader)\n"
+	"  --private-tmp        a new directory of the run's own, 0700, in /tmp, granted\n"
+	"                       read-write and named by TMPDIR, TMP, TEMP and TEMPDIR;\n"
+	"                       removed with all in it when the run ends (the option\n"
+	"                       implies the whole-tree mode); the host's /tmp is then\n"
+	"                       hidden, unless a grant names it\n"
 	"  --die-with-parent    end COMMAND and all it started when the caller of\n"
 	"                       landlock-run exits\n"
 	"  --close-fds          close the descriptors above 2 that COMMAND would inherit\n"
@@ -160,6 +166,7 @@ enum option_id {
 	OPT_NEW_SESSION,
 	OPT_DIE_WITH_PARENT,
 	OPT_KILL_TREE,
+	OPT_PRIVATE_TMP,
 	OPT_CLOSE_FDS,
 	OPT_CLEARENV,
 	OPT_SETENV,
@@ -198,6 +205,7 @@ static const struct option options[] = {
 	{"new-session", no_argument, NULL, OPT_NEW_SESSION},
 	{"die-with-parent", no_argument, NULL, OPT_DIE_WITH_PARENT},
 	{"kill-tree", no_argument, NULL, OPT_KILL_TREE},
+	{"private-tmp", no_argument, NULL, OPT_PRIVATE_TMP},
 	{"close-fds", no_argument, NULL, OPT_CLOSE_FDS},
 	{"clearenv", no_argument, NULL, OPT_CLEARENV},
 	{"setenv", required_argument, NULL, OPT_SETENV},
@@ -440,6 +448,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 		r->parent = getppid();
 		break;
 	case OPT_KILL_TREE: r->kill_tree = 1; break;
+	case OPT_PRIVATE_TMP: r->private_tmp = 1; break;
 	case OPT_CLOSE_FDS: r->close_fds = 1; break;
 	case OPT_CLEARENV: r->env[r->nenv++] = NULL; break;
 	case OPT_SETENV: r->env[r->nenv++] = env_edit("--setenv", arg, 1, at); break;
@@ -502,6 +511,11 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 		die("--probe runs no command: remove --status-fd");
 	if (r->probe && r->kill_tree)
 		die("--probe runs no command: remove --kill-tree");
+	if (r->probe && r->private_tmp)
+		die("--probe runs no command: remove --private-tmp");
+	if (r->learn && r->private_tmp)
+		die("--learn runs COMMAND without the sandbox, and the policy it writes would "
+		    "name this run's directory: remove --private-tmp");
 	if (r->probe && (dashdash || optind < argc))
 		die("--probe runs no command: remove '%s' and what follows",
 		    dashdash ? "--" : argv[optind]);
@@ -520,10 +534,10 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 
 /*
  * The one allocation, owned by main: at most one grant, one hidden path and
- * one environment edit per argument, and an 8 KiB port bitmap per kind of
- * port rule. An anonymous mapping is zero-filled on first touch, so a bitmap
- * costs nothing unless ports of its kind are listed, and musl's malloc stays
- * out of the binary.
+ * one environment edit per argument (and --private-tmp's variables), and
+ * an 8 KiB port bitmap per kind of port rule. An anonymous mapping is
+ * zero-filled on first touch, so a bitmap costs nothing unless ports of its
+ * kind are listed, and musl's malloc stays out of the binary.
  */
 static void allocate(struct request *r, size_t nargs)
 {
@@ -642,12 +656,14 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 /*
  * The whole-tree mode (supervise.c): asked for, or what an option needs.
  * --die-with-parent: a parent-death signal reaches COMMAND alone, never
- * what it started. --new-session from a process group leader: setsid(2)
- * works only in a child. --explain, --learn: the tracer is a parent.
+ * what it started. --private-tmp: its directory is removed once nothing
+ * the command started can write to it any more. --new-session from a
+ * process group leader: setsid(2) works only in a child. --explain,
+ * --learn: the tracer is a parent.
  */
 static int whole_tree(const struct request *r)
 {
-	return r->kill_tree || r->die_with_parent || tracing(r) ||
+	return r->kill_tree || r->private_tmp || r->die_with_parent || tracing(r) ||
 	       (r->new_session && getpgrp() == getpid());
 }
 
@@ -661,6 +677,16 @@ static void start_supervisor(struct supervisor *sv, const struct request *r)
 	else
 		supervise_start(sv, "--kill-tree",
 				"find what COMMAND leaves running (/proc/thread-self/children)");
+}
+
+/* --private-tmp: the host's /tmp hidden, unless a grant asks for it; a
+ * grant within it is no contradiction (hide.c). */
+static void hide_host_tmp(struct request *r, const char *tmp)
+{
+	if (!tmp)
+		return;
+	add_hidden(r, tmp);
+	r->hidden[r->nhidden - 1].implicit = 1;
 }
 
 /* --probe: the same policy, proven in a child instead of enforced here. */
@@ -684,12 +710,16 @@ int main(int argc, char **argv)
 	struct out *verbose = NULL;
 	struct caller caller;
 	struct supervisor sv;
+	struct private_tmp tmp;
 	int ruleset;
 
 	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
 	if (p.asked.die_with_parent)
 		die_with_parent(p.asked.parent);
+	/* before the plan: hiding /tmp confines reading */
+	if (p.asked.private_tmp)
+		hide_host_tmp(&p.asked, private_tmp_make(&p.asked, &tmp));
 	plan_policy(&p, detect_abi());
 	resolve_hidden(&p.asked);
 	if (p.asked.verbose) {
@@ -705,6 +735,7 @@ int main(int argc, char **argv)
 		answer_probe(&p, ruleset);
 	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
 	if (whole_tree(&p.asked)) {
+		sv.tmp = p.asked.tmp;
 		start_supervisor(&sv, &p.asked);
 		if (tracing(&p.asked))
 			trace(&p, ruleset, &sv);

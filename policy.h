@@ -58,6 +58,7 @@ struct hidden {
 	const char *path;  /* as the user wrote it */
 	const char *canon; /* canonical: absolute, symlinks resolved */
 	int exists;
+	int implicit; /* --private-tmp's /tmp: a grant within it is no contradiction */
 	size_t rules; /* added by build_ruleset's walks, for -v */
 };
 
@@ -100,7 +101,8 @@ enum syscall_group {
 	GROUP_TRACED = 1 << 9, /* while --explain or --learn traces: what escapes it */
 };
 
-struct guard; /* guard.h */
+struct guard;	    /* guard.h */
+struct private_tmp; /* tmpdir.h */
 
 /* Where a report goes (--explain-json, --learn), checked before COMMAND runs. */
 struct report_target {
@@ -133,9 +135,11 @@ struct request {
 	const char *explain_json; /* --explain-json FILE */
 	const char *learn;	  /* --learn FILE */
 	struct report_target json_report, learn_report;
-	struct guard *guards; /* policies and reports, checked against write grants */
-	int status_fd;	      /* --status-fd FD, or -1 */
-	int kill_tree;	      /* --kill-tree */
+	struct guard *guards;	 /* policies and reports, checked against write grants */
+	int status_fd;		 /* --status-fd FD, or -1 */
+	int kill_tree;		 /* --kill-tree */
+	int private_tmp;	 /* --private-tmp */
+	struct private_tmp *tmp; /* its directory, once made (tmpdir.h) */
 	/* What COMMAND inherits (inherit.c) */
 	int keep_caps, new_session, die_with_parent, close_fds;
 	pid_t parent;	  /* getppid() when --die-with-parent was read */

@@ -38,6 +38,7 @@
 #include "fd.h"
 #include "out.h"
 #include "supervise.h"
+#include "tmpdir.h"
 #include "where.h"
 
 #define P_PIDFD	     3	  /* waitid(2), Linux 5.4 */
@@ -272,6 +273,7 @@ static void supervisor_failed(void *ctx, int code)
 
 	(void)code;
 	end_tree(sv->children, sv->command, &sv->status);
+	private_tmp_remove(sv->tmp);
 }
 
 /* L, once S runs: relay, mirror S's stops, and exit as S did, after ending
@@ -280,10 +282,11 @@ __attribute__((noreturn)) static void launcher_wait(struct supervisor *sv, pid_t
 {
 	int status, children;
 
+	/* S ends the run, and removes --private-tmp's directory, should L fail */
+	at_failure(NULL, NULL);
 	relay.pidfd = (int)syscall(SYS_pidfd_open, s, 0);
 	if (relay.pidfd < 0)
 		die_errno("%s: cannot open a pidfd for the supervisor", sv->mode);
-	at_failure(NULL, NULL);
 	take_signals(sv->mode, launcher_caught, 0);
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		die_errno("%s: cannot make the launcher non-dumpable", sv->mode);
@@ -298,6 +301,7 @@ __attribute__((noreturn)) static void launcher_wait(struct supervisor *sv, pid_t
 	children = open_at(AT_FDCWD, "/proc/thread-self/children", O_RDONLY, 0);
 	if (children >= 0)
 		end_tree(children, 0, NULL);
+	private_tmp_remove(sv->tmp); /* gone already, unless S was killed */
 	exit_as(status);
 }
 
@@ -391,6 +395,7 @@ __attribute__((noreturn)) void supervise_exit(struct supervisor *sv)
 
 	end_tree(sv->children, sv->command, &sv->status);
 	at_failure(NULL, NULL);
+	private_tmp_remove(sv->tmp);
 	st = sv->status;
 	if (relay.deadline && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		st = relay.ending;

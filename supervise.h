@@ -8,16 +8,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct private_tmp; /* tmpdir.h */
+
 struct supervisor {
 	const char *mode; /* "--kill-tree", "--explain", "--learn": for messages */
 	pid_t launcher;	  /* L */
 	pid_t group;	  /* L's process group: the caller's job, COMMAND's too */
 	pid_t self;	  /* S */
 	pid_t command;
-	int pidfd;     /* COMMAND's, from spawn on */
-	int children;  /* S's /proc/thread-self/children */
-	int status;    /* COMMAND's wait status once reaped, else -1 */
-	uint64_t mask; /* the caller's signal mask, which COMMAND gets back */
+	int pidfd;		 /* COMMAND's, from spawn on */
+	int children;		 /* S's /proc/thread-self/children */
+	int status;		 /* COMMAND's wait status once reaped, else -1 */
+	uint64_t mask;		 /* the caller's signal mask, which COMMAND gets back */
+	struct private_tmp *tmp; /* removed once the tree has ended, or NULL */
 };
 
 /* In S (the launcher waits); MODE (for messages) needs /proc to WHY. */

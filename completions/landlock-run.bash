@@ -50,7 +50,7 @@ _landlock_run() {
 		--no-tcp --udp-bind --udp-connect --no-udp --no-network --scope --allow-syscalls
 		--log-subprocesses --no-log
 		--no-log-nested --explain --explain-json --learn --keep-caps --new-session
-		--kill-tree --die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe
+		--kill-tree --private-tmp --die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe
 		--json -v --verbose --status-fd -h --help -V --version --'
 	mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
 }

@@ -126,6 +126,15 @@ export interface Policy {
 	 * learn and dieWithParent, and always in spawnConfined().
 	 */
 	killTree?: boolean;
+	/**
+	 * `--private-tmp`: a new directory of the run's own in `/tmp` (`landlock-run.` and ten random
+	 * letters), mode 0700, the caller's, granted read-write; `TMPDIR`, `TMP`, `TEMP` and `TEMPDIR`
+	 * name it. It is removed with everything in it once the whole tree has ended (it implies
+	 * `killTree`), also after a SIGTERM or a launcher failure. The host's `/tmp` is hidden unless a
+	 * grant names it (a grant within `/tmp` is granted alone). A program that writes a fixed
+	 * `/tmp` path, not `$TMPDIR`, is refused there.
+	 */
+	privateTmp?: boolean;
 	/** `--close-fds`: every descriptor above 2 is closed when the command starts. */
 	closeFds?: boolean;
 	/** `--clearenv`: the command starts with an empty environment (before setenv and unsetenv). */

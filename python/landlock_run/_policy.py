@@ -101,6 +101,10 @@ class Policy:
     kill_tree: bool = False
     """--kill-tree: the launcher stays the command's parent and, when the command exits or the
     launcher is signalled, kills every process the command started (another pid)."""
+    private_tmp: bool = False
+    """--private-tmp: a new 0700 directory of the run's own in /tmp, granted read-write and named
+    by TMPDIR, TMP, TEMP and TEMPDIR, removed with all in it when the run ends; the host's /tmp is
+    hidden unless a grant names it (the whole-tree mode, as kill_tree)."""
     close_fds: bool = False
     """--close-fds: the descriptors above 2 are closed when the command starts."""
     clearenv: bool = False
@@ -149,6 +153,7 @@ class PolicyDict(TypedDict, total=False):
     new_session: bool
     die_with_parent: bool
     kill_tree: bool
+    private_tmp: bool
     close_fds: bool
     clearenv: bool
     setenv: Sequence[str] | Mapping[str, str] | None
@@ -298,6 +303,7 @@ FIELDS: tuple[tuple[str, str, Kind], ...] = (
     ("new_session", "--new-session", _flag),
     ("die_with_parent", "--die-with-parent", _flag),
     ("kill_tree", "--kill-tree", _flag),
+    ("private_tmp", "--private-tmp", _flag),
     ("close_fds", "--close-fds", _flag),
     ("clearenv", "--clearenv", _flag),
     ("setenv", "--setenv", _setenv),

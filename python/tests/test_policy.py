@@ -46,7 +46,7 @@ def test_the_example_and_the_callers_order_within_a_field() -> None:
 def test_options_come_in_the_fixed_order_whatever_the_order_given() -> None:
     policy: dict[str, Any] = {
         "verbose": True, "strict": True, "abi": 4, "unsetenv": ["U"], "setenv": ["A=1", "B=x=y"], "clearenv": True,
-        "close_fds": True, "kill_tree": True, "die_with_parent": True, "new_session": True, "keep_caps": True, "no_log_nested": True,
+        "close_fds": True, "private_tmp": True, "kill_tree": True, "die_with_parent": True, "new_session": True, "keep_caps": True, "no_log_nested": True,
         "no_log": True, "log_subprocesses": True, "no_symlinks": True, "allow_syscalls": ["userns", "metadata"],
         "scopes": ["signal", "abstract-unix"], "udp_connect": [53, "5353-5355"], "udp_bind": [0],
         "tcp_connect": (443, 80), "tcp_bind": [8080], "unix": ["/run/s", "/run/d"], "hide": ["/h1", "/h2"],
@@ -58,7 +58,7 @@ def test_options_come_in_the_fixed_order_whatever_the_order_given() -> None:
         "--tcp-connect", "80", "--udp-bind", "0", "--udp-connect", "53", "--udp-connect", "5353-5355",
         "--scope", "signal", "--scope", "abstract-unix", "--allow-syscalls", "userns", "--allow-syscalls", "metadata",
         "--log-subprocesses", "--no-log", "--no-log-nested", "--keep-caps", "--new-session", "--die-with-parent",
-        "--kill-tree", "--close-fds", "--clearenv", "--setenv", "A=1", "--setenv", "B=x=y", "--unsetenv", "U", "--abi", "4",
+        "--kill-tree", "--private-tmp", "--close-fds", "--clearenv", "--setenv", "A=1", "--setenv", "B=x=y", "--unsetenv", "U", "--abi", "4",
         "--strict", "--verbose",
     ]  # fmt: skip
     assert grant_args(policy) == want

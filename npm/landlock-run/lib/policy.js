@@ -102,6 +102,7 @@ const FIELDS = [
 	['newSession', '--new-session', flag],
 	['dieWithParent', '--die-with-parent', flag],
 	['killTree', '--kill-tree', flag],
+	['privateTmp', '--private-tmp', flag],
 	['closeFds', '--close-fds', flag],
 	['clearenv', '--clearenv', flag],
 	['setenv', '--setenv', list(envEntry(true))],

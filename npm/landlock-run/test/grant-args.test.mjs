@@ -17,7 +17,7 @@ test('no policy or an empty one gives no options', () => {
 test('options come in the fixed order whatever the key order of the policy', () => {
 	const policy = {
 		verbose: true, strict: true, abi: 4, unsetenv: ['U'], setenv: ['A=1', 'B=x=y'], clearenv: true,
-		closeFds: true, killTree: true, dieWithParent: true, newSession: true, keepCaps: true, noLogNested: true, noLog: true,
+		closeFds: true, privateTmp: true, killTree: true, dieWithParent: true, newSession: true, keepCaps: true, noLogNested: true, noLog: true,
 		logSubprocesses: true, noSymlinks: true, allowSyscalls: ['userns', 'metadata'],
 		scopes: ['signal', 'abstract-unix'], udpConnect: [53, '5353-5355'], udpBind: [0], tcpConnect: [443, 80],
 		tcpBind: [8080], unix: ['/run/s', '/run/d'], hide: ['/h1', '/h2'], rwTry: ['/rwtry'], roTry: ['/rotry'],
@@ -31,7 +31,7 @@ test('options come in the fixed order whatever the key order of the policy', () 
 		'--udp-bind', '0', '--udp-connect', '53', '--udp-connect', '5353-5355',
 		'--scope', 'signal', '--scope', 'abstract-unix', '--allow-syscalls', 'userns', '--allow-syscalls', 'metadata',
 		'--log-subprocesses', '--no-log', '--no-log-nested',
-		'--keep-caps', '--new-session', '--die-with-parent', '--kill-tree', '--close-fds', '--clearenv',
+		'--keep-caps', '--new-session', '--die-with-parent', '--kill-tree', '--private-tmp', '--close-fds', '--clearenv',
 		'--setenv', 'A=1', '--setenv', 'B=x=y', '--unsetenv', 'U', '--abi', '4', '--strict', '--verbose',
 	]);
 	assert.deepEqual(grantArgs({ noTcp: true }), ['--no-tcp']);
@@ -66,13 +66,13 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
 		['explain', '--explain'], ['explainJson', '--explain-json'], ['learn', '--learn'],
 		['keepCaps', '--keep-caps'], ['newSession', '--new-session'], ['dieWithParent', '--die-with-parent'],
-		['killTree', '--kill-tree'], ['closeFds', '--close-fds'], ['clearenv', '--clearenv'], ['setenv', '--setenv'], ['unsetenv', '--unsetenv'],
+		['killTree', '--kill-tree'], ['privateTmp', '--private-tmp'], ['closeFds', '--close-fds'], ['clearenv', '--clearenv'], ['setenv', '--setenv'], ['unsetenv', '--unsetenv'],
 		['abi', '--abi'], ['strict', '--strict'], ['verbose', '--verbose'],
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
 	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'noNetwork', 'logSubprocesses', 'noLog', 'noLogNested', 'explain', 'keepCaps',
-		'newSession', 'dieWithParent', 'killTree', 'closeFds', 'clearenv', 'strict', 'verbose']) {
+		'newSession', 'dieWithParent', 'killTree', 'privateTmp', 'closeFds', 'clearenv', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);
 	}
