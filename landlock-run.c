@@ -104,7 +104,8 @@ static const char usage_text[] =
 	"                       gets SIGTERM, SIGINT, SIGHUP or SIGQUIT) kill every\n"
 	"                       process it started (also on with --die-with-parent,\n"
 	"                       with --explain and --learn, and for --new-session\n"
-	"                       from a process group leader)\n"
+	"                       from a process group leader); COMMAND cannot stop\n"
+	"                       or kill the launcher (or the tracer) of the mode\n"
 	"  --private-tmp        a new directory of the run's own, 0700, in /tmp, granted\n"
 	"                       read-write and named by TMPDIR, TMP, TEMP and TEMPDIR;\n"
 	"                       removed with all in it when the run ends (the option\n"
@@ -711,7 +712,7 @@ int main(int argc, char **argv)
 	struct caller caller;
 	struct supervisor sv;
 	struct private_tmp tmp;
-	int ruleset;
+	int ruleset, tree;
 
 	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
@@ -734,7 +735,8 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
-	if (whole_tree(&p.asked)) {
+	tree = whole_tree(&p.asked);
+	if (tree) {
 		sv.tmp = p.asked.tmp;
 		start_supervisor(&sv, &p.asked);
 		if (tracing(&p.asked))
@@ -747,6 +749,9 @@ int main(int argc, char **argv)
 	if (filter_syscalls(p.kernel.refused | (tracing(&p.asked) ? GROUP_TRACED : 0),
 			    p.asked.explain || p.asked.explain_json))
 		die_errno("cannot install the seccomp filter");
+	/* the launcher and the supervisor outside: COMMAND cannot freeze them */
+	if (tree && filter_observer(sv.launcher, sv.self, sv.group))
+		die_errno("cannot install the seccomp filter that keeps COMMAND from the launcher");
 	if (!p.asked.keep_caps)
 		drop_capabilities();
 	if (p.asked.new_session)

@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -629,4 +630,139 @@ int refusal_for(uint64_t groups, uint64_t nr, const uint64_t *args, struct refus
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * The observer's filter: in the whole-tree mode (--kill-tree, --private-tmp,
+ * --die-with-parent, --explain, --learn), the launcher L and the supervisor
+ * S, which traces or waits for COMMAND, run outside the sandbox as the same
+ * user, so the kernel's permission check lets COMMAND signal them. Both
+ * block every signal but those they handle (each of which ends the run or
+ * is passed on), so what can freeze or kill them is SIGSTOP and SIGKILL:
+ * `kill -STOP $PPID` would leave a traced run stopped for ever, and a
+ * caller's timeout waiting for it. This filter refuses (EPERM, as the
+ * kernel's own check would) SIGSTOP and SIGKILL aimed at L or S, at their
+ * process groups (the caller's job is COMMAND's too: kill(0) and
+ * kill(-job) would stop L with it), and at -1; pidfd_open of L or S; a
+ * SIGSTOP through any pidfd (a /proc/PID descriptor is one, and which
+ * process it names cannot be told here); and ptrace of L or S (they are
+ * non-dumpable too, and Landlock keeps a sandboxed process from tracing
+ * one outside its domain). On every ABI alike: Landlock's signal scope
+ * (ABI 6) would refuse COMMAND every signal to any process outside the
+ * sandbox, kill(pid, 0) liveness checks included, which --scope signal
+ * asks for where it is wanted.
+ */
+enum { OBS_ALL, OBS_OWN, OBS_NONE };
+
+struct observed {
+	uint16_t nr[NABIS];
+	uint8_t target; /* the argument naming the process (with OBS_ALL or OBS_OWN) */
+	uint8_t targets;
+	int8_t sig;   /* the argument with the signal, or -1: refused outright */
+	uint8_t kill; /* SIGKILL refused too, not only SIGSTOP */
+};
+
+/* clang-format off */
+static const struct observed observed[] = {
+	{NR_kill, 0, OBS_ALL, 1, 1},
+	{NR_tkill, 0, OBS_OWN, 1, 1},
+	{NR_tgkill, 0, OBS_OWN, 2, 1},
+	{NR_rt_sigqueueinfo, 0, OBS_OWN, 1, 1},
+	{NR_rt_tgsigqueueinfo, 0, OBS_OWN, 2, 1},
+	{NR_pidfd_open, 0, OBS_OWN, -1, 0},
+	{NR_pidfd_send_signal, 0, OBS_NONE, 1, 0},
+	{NR_ptrace, 1, OBS_OWN, -1, 0},
+};
+/* clang-format on */
+
+#define NOBSERVED  (sizeof observed / sizeof observed[0])
+#define OBS_VALUES 6
+#define OBS_DENY   (SECCOMP_RET_ERRNO | EPERM)
+
+/*
+ * One call's body, A holding nothing yet:
+ *	A = target;  if (A == v) goto sig; ...;  return ALLOW
+ *	sig:  A = signal;  if (A == SIGSTOP || A == SIGKILL) return EPERM;  return ALLOW
+ */
+static void emit_observed(struct filter *f, const struct observed *c, const uint32_t *values,
+			  size_t nvalues)
+{
+	size_t i, at[OBS_VALUES], n = c->targets == OBS_NONE ? 0 : nvalues;
+
+	if (n) {
+		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(c->target));
+		for (i = 0; i < n; i++) {
+			at[i] = f->len;
+			filter_emit(f, BPF_JEQ_K, 0, 0, values[i]);
+		}
+		filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+		for (i = 0; i < n; i++)
+			land(f, at[i]);
+	}
+	if (c->sig < 0) {
+		filter_emit(f, BPF_RET_K, 0, 0, OBS_DENY);
+		return;
+	}
+	filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(c->sig));
+	filter_emit(f, BPF_JEQ_K, 1 + !!c->kill, 0, SIGSTOP);
+	if (c->kill)
+		filter_emit(f, BPF_JEQ_K, 1, 0, SIGKILL);
+	filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+	filter_emit(f, BPF_RET_K, 0, 0, OBS_DENY);
+}
+
+/* One arch, A its call's number: the calls of every ABI on it (x32's with
+ * its bit), then their bodies; anything else is allowed. */
+static void emit_observed_arch(struct filter *f, uint32_t arch, const uint32_t *values)
+{
+	size_t i, j, n = 0, at[NOBSERVED * NABIS];
+	uint16_t call[NOBSERVED * NABIS];
+
+	filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);
+	for (j = 0; j < NABIS; j++)
+		for (i = 0; abis[j].arch == arch && i < NOBSERVED; i++)
+			if (observed[i].nr[j]) {
+				at[n] = f->len;
+				call[n++] = (uint16_t)i;
+				filter_emit(f, BPF_JEQ_K, 0, 0, abis[j].nr_bit | observed[i].nr[j]);
+			}
+	filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+	for (i = 0; i < NOBSERVED; i++) {
+		for (j = 0; j < n; j++)
+			if (call[j] == i)
+				land(f, at[j]);
+		emit_observed(f, &observed[i], values,
+			      observed[i].targets == OBS_ALL ? OBS_VALUES : 2);
+	}
+}
+
+int filter_observer(pid_t launcher, pid_t supervisor, pid_t job)
+{
+	/* OBS_OWN: the first two; OBS_ALL: all (S leads its own group) */
+	const uint32_t values[OBS_VALUES] = {
+		(uint32_t)launcher, (uint32_t)supervisor, (uint32_t)-job, (uint32_t)-supervisor, 0,
+		(uint32_t)-1,
+	};
+	struct filter f = {.len = 0};
+	size_t i, j, to[NABIS];
+
+	filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARCH);
+	for (i = 0; i < NABIS; i++) {
+		to[i] = f.len;
+		if (!abis[i].nr_bit)
+			filter_emit(&f, BPF_JEQ_K, 0, 0, abis[i].arch);
+	}
+	/* an arch of no ABI here: the run's own filter kills it */
+	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+	for (i = 0; i < NABIS; i++) {
+		if (abis[i].nr_bit)
+			continue;
+		for (j = 0; j < i && abis[j].arch != abis[i].arch; j++)
+			;
+		if (j < i)
+			continue;
+		land(&f, to[i]);
+		emit_observed_arch(&f, abis[i].arch, values);
+	}
+	return filter_install(&f);
 }

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* What differs per architecture: its system-call ABIs and numbers. */
 #if defined(__x86_64__)
@@ -84,6 +85,9 @@ int filter_install(const struct filter *f);
 struct request; /* policy.h */
 uint64_t refused_groups(const struct request *r);
 int filter_syscalls(uint64_t groups, int traced);
+/* The whole-tree mode's: SIGSTOP and SIGKILL (and pidfd_open, ptrace) aimed
+ * at the launcher, the supervisor, their groups or -1 refused. */
+int filter_observer(pid_t launcher, pid_t supervisor, pid_t job);
 /* A refusal --explain saw: the filter stops it (ret_data TRACE_BASE + the
  * rule's row); the tracer finds its rule (refusal_for) and marks the call
  * with argument 5 TRACE_MARK, and the filter refuses it. */

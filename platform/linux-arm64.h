@@ -61,6 +61,15 @@
 #define NR_fremovexattr		{16, 237}
 #define NR_setxattrat		{463, 463}
 #define NR_removexattrat	{466, 466}
+/* the observer's (seccomp.c: what could stop the launcher) */
+#define NR_kill			{129, 37}
+#define NR_tkill		{130, 238}
+#define NR_tgkill		{131, 268}
+#define NR_rt_sigqueueinfo	{138, 178}
+#define NR_rt_tgsigqueueinfo	{240, 363}
+#define NR_pidfd_open		{434, 434}
+#define NR_pidfd_send_signal	{424, 424}
+#define NR_ptrace		{117, 26}
 /* clang-format on */
 
 /*

@@ -64,6 +64,15 @@
 #define NR_fremovexattr		{199, 199, 237}
 #define NR_setxattrat		{463, 463, 463}
 #define NR_removexattrat	{466, 466, 466}
+/* the observer's (seccomp.c: what could stop the launcher) */
+#define NR_kill			{62, 62, 37}
+#define NR_tkill		{200, 200, 238}
+#define NR_tgkill		{234, 234, 270}
+#define NR_rt_sigqueueinfo	{129, 524, 178}
+#define NR_rt_tgsigqueueinfo	{297, 536, 335}
+#define NR_pidfd_open		{434, 434, 434}
+#define NR_pidfd_send_signal	{424, 424, 424}
+#define NR_ptrace		{101, 521, 26}
 /* clang-format on */
 
 /*
