@@ -172,6 +172,25 @@ in_mounts() {
 	assert_output SUBKEY # control: without --hide the grant reads the hidden tree
 }
 
+@test "the limits: a hidden symlink's target, a hidden file's attributes and a watch on a hidden directory still show" {
+	ln -s vault-token-4b1d "$H/.ssh/tok"
+	run "$LR" --ro / --hide "$H/.ssh" -- cat "$S"
+	assert_failure # the contents are withheld ...
+	run -0 "$LR" --ro / --hide "$H/.ssh" -- readlink "$H/.ssh/tok"
+	assert_output vault-token-4b1d # ... the metadata is not (the man page's CAVEATS)
+	run -0 "$LR" --ro / --hide "$H/.ssh" -- /usr/bin/python3 -c '
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.inotify_init1(0)
+print("watch" if libc.inotify_add_watch(fd, sys.argv[1].encode(), 0x100) > 0 else "refused")' "$H/.ssh"
+	assert_output watch
+	/usr/bin/python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.passphrase", b"hunter2")' "$S" ||
+		skip "no user extended attributes here"
+	run -0 "$LR" --ro / --hide "$H/.ssh" -- /usr/bin/python3 -c \
+		'import os, sys; print(os.getxattr(sys.argv[1], "user.passphrase").decode())' "$S"
+	assert_output hunter2
+}
+
 @test "openat(O_PATH) of an ancestor, then a relative open; reopening an O_PATH descriptor" {
 	hidden sh -c '"$0" open-at "$1" .ssh/id_ed25519 && cat "$2"' "$TRYOP" "$H" "$S"
 	for args in "$H .ssh/id_ed25519" "$H/.ssh id_ed25519" "$H/docs ../.ssh/id_ed25519"; do
