@@ -342,3 +342,32 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 	assert_denied "make_reg $pub/open/new (openat by touch): allow with --rw $pub/open"
 	rm -rf "$pub"
 }
+
+@test "as an unprivileged user: /proc/PID/fd and cwd of the caller's other process are never resolved nor named" {
+	local pub as bg G
+	as_nobody
+	as=("${AS_NOBODY[@]}")
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/private" "$pub/report"
+	echo k >"$pub/private/api-token-7f3a9"
+	chmod 0755 "$pub" "$pub/private"
+	chmod 0644 "$pub/private/api-token-7f3a9"
+	chmod 0777 "$pub/report"
+	J=$pub/report/denials.json
+	# The caller's other process, outside the run, holds the file open and
+	# works in its directory; the confined command cannot look into it (its
+	# ptrace check refuses /proc/PID/fd and cwd), so the report may not either.
+	"${as[@]}" sh -c 'cd "$1/private" && exec sleep 30 3<api-token-7f3a9' sh "$pub" &
+	bg=$!
+	for _ in $(seq 100); do [ -e "/proc/$bg/fd/3" ] && break; sleep 0.05; done
+	G=(--ro /usr --ro /bin --ro /lib --ro /lib64 --ro /etc --rw /dev/null)
+	explain "${G[@]}" -- sh -c "cat /proc/$bg/fd/3; cat /proc/$bg/cwd/api-token-7f3a9; true"
+	[[ $stderr == *"Permission denied"* ]] || fail "nothing was refused: $stderr"
+	[[ $denied != *api-token* ]] || fail "the other process's file was named: $denied"
+	! grep -q api-token "$J" || fail "the other process's file was named: $(cat "$J")"
+	# Control: the traced tree's own cwd through /proc is resolved and named.
+	explain "${G[@]}" -- sh -c "cd $pub/private && cat /proc/\$\$/cwd/api-token-7f3a9; true"
+	assert_denied "read_file $pub/private/api-token-7f3a9 (openat by cat): allow with --ro $pub/private/api-token-7f3a9"
+	kill "$bg"
+	rm -rf "$pub"
+}

@@ -180,6 +180,7 @@ struct walk {
 	char rest[PATH_MAX + 1]; /* the components still to walk */
 	char name[NAME_MAX + 1]; /* the component in hand */
 	int hops;
+	long proc_pid; /* the /proc/PID the walk entered last (0: none) */
 };
 
 static int same_inode(const struct stat *a, const struct stat *b)
@@ -252,6 +253,16 @@ static int proc_self(struct walk *w, const struct stat *st)
 	return 1;
 }
 
+/* PID is traced by this process, the tracer: one of the traced tree, as
+ * the kernel says (TracerPid in its status), not as its number says. */
+static int traced_by_us(long pid)
+{
+	char tracer[24];
+
+	return pid > 0 && proc_status((pid_t)pid, "TracerPid", tracer, sizeof tracer) == 0 &&
+	       strtol(tracer, NULL, 10) == (long)getpid();
+}
+
 /* One component: 1 when the walk moved on, 0 when NAME does not exist
  * (CUR is then its directory), -1 when the lookup cannot go on. */
 static int step(struct walk *w, int last, int follow)
@@ -276,6 +287,9 @@ static int step(struct walk *w, int last, int follow)
 	self = proc_self(w, &here);
 	if (self < 0)
 		return -1;
+	if (here.st_ino == PROC_ROOT_INO && fstatfs(w->cur, &fs) == 0 &&
+	    fs.f_type == PROC_SUPER_MAGIC)
+		w->proc_pid = strtol(w->name, NULL, 10);
 	fd = openat(w->cur, w->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT && last ? 0 : -1;
@@ -289,9 +303,14 @@ static int step(struct walk *w, int last, int follow)
 	}
 	close(fd);
 	/* A link in /proc/PID (fd/N, cwd, exe) names an object, not a path:
-	 * only the kernel can follow it, and it follows it to the tracee's. */
+	 * only the kernel can follow it, and it follows it to the tracee's.
+	 * Only for a process of the traced tree: another one of the caller's
+	 * (the command's ptrace check refuses it) is none of the report's
+	 * business, and its files are not named. */
 	if (!self && fstatfs(w->cur, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC &&
 	    here.st_ino != PROC_ROOT_INO) {
+		if (!traced_by_us(w->proc_pid))
+			return -1;
 		fd = openat(w->cur, w->name, O_PATH | O_CLOEXEC);
 		if (fd < 0)
 			return errno == ENOENT && last ? 0 : -1;
