@@ -336,6 +336,7 @@ void print_policy(const struct policy *p, struct out *err)
 			 (k->handled.handled_access_net & net_rights[i].bit) != 0);
 	kv_network(&kv, p);
 	kv_names(&kv, "baseline", syscall_groups, k->refused);
+	kv_bool(&kv, "no_unix", (k->refused & GROUP_UNIX) != 0);
 	kv_names(&kv, "scopes", scope_names, p->asked.scopes);
 	kv_names(&kv, "log", log_flags, p->asked.log_flags);
 	kv_end(&kv);

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -85,6 +86,86 @@ const struct hidden *hidden_beneath(const struct request *r, const char *canon)
 		if (beneath(r->hidden[i].canon, canon, strlen(canon)))
 			return &r->hidden[i];
 	return NULL;
+}
+
+/* The first socket among the entries of the directory FD, into NAME
+ * (NAME_MAX + 1): 1, else 0. */
+static int socket_entry(int fd, char *name)
+{
+	char buf[4096];
+	long n, at;
+	struct stat st;
+
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (at = 0; at < n; at += ((struct dir_record *)(buf + at))->reclen) {
+			const struct dir_record *d = (const struct dir_record *)(buf + at);
+
+			if (d->type == DT_SOCK ||
+			    (d->type == DT_UNKNOWN &&
+			     fstatat(fd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			     S_ISSOCK(st.st_mode))) {
+				copy_span(name, NAME_MAX + 1, d->name, strlen(d->name));
+				return 1;
+			}
+		}
+	return 0;
+}
+
+/* $SSH_AUTH_SOCK's canonical path into CANON (PATH_MAX), or 0. */
+static int agent_socket(char *canon)
+{
+	const char *agent = getenv("SSH_AUTH_SOCK");
+	int fd, ok;
+
+	if (!agent || !*agent || (fd = open_at(AT_FDCWD, agent, O_PATH, 0)) < 0)
+		return 0;
+	ok = path_of_fd(fd, canon) >= 0;
+	close(fd);
+	return ok;
+}
+
+/*
+ * Below ABI 9 Landlock does not control connecting to a pathname socket:
+ * one beneath a hidden path stays reachable, an ssh-agent's among them.
+ * Said on stderr, with the option that closes it, for a hidden path that is
+ * a socket, holds one among its entries, or holds $SSH_AUTH_SOCK.
+ */
+void warn_hidden_sockets(const struct policy *p)
+{
+	const struct request *r = &p->asked;
+	struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
+	char agent[PATH_MAX], name[NAME_MAX + 1];
+	const char *what;
+	int has_agent, fd;
+	struct stat st;
+	size_t i;
+
+	if (!r->nhidden || (p->kernel.fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX) ||
+	    (p->kernel.refused & GROUP_UNIX))
+		return;
+	has_agent = agent_socket(agent);
+	for (i = 0; i < r->nhidden; i++) {
+		const struct hidden *h = &r->hidden[i];
+
+		if (!h->exists || fstatat(AT_FDCWD, h->canon, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		what = S_ISSOCK(st.st_mode) ? "is a socket" : NULL;
+		if (S_ISDIR(st.st_mode) &&
+		    (fd = open_at(AT_FDCWD, h->canon, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0)) >=
+			    0) {
+			what = socket_entry(fd, name) ? "holds the socket " : NULL;
+			close(fd);
+		}
+		if (!what && has_agent && within(agent, h->canon))
+			what = "holds $SSH_AUTH_SOCK";
+		if (what)
+			outf(&err,
+			     "landlock-run hide: --hide %s %s%s, which ABI %d cannot withhold "
+			     "(connecting to a socket needs ABI 9): add --no-unix\n",
+			     h->path, what, what[strlen(what) - 1] == ' ' ? name : "",
+			     p->kernel.abi);
+	}
+	out_flush(&err);
 }
 
 /* H's nearest existing ancestor, or H itself, opened as grants are; *REST

@@ -32,6 +32,9 @@ size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t 
 		    hide_rule_fn *fn, void *ctx, struct out *verbose);
 /* The hidden path CANON is, or is beneath; NULL if none. */
 const struct hidden *hidden_at(const struct request *r, const char *canon);
+/* Below ABI 9, without --no-unix: a line on stderr for each hidden path
+ * that holds a socket, which this ABI cannot withhold. */
+void warn_hidden_sockets(const struct policy *p);
 /* A hidden path strictly beneath the directory CANON; NULL if none. */
 const struct hidden *hidden_beneath(const struct request *r, const char *canon);
 

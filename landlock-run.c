@@ -76,6 +76,9 @@ static const char usage_text[] =
 	"  --no-udp             same as --udp-bind none --udp-connect none\n"
 	"  --no-network         no socket but AF_UNIX (any ABI), no port where the ABI\n"
 	"                       has rules; UNIX sockets keep theirs (--unix, --scope)\n"
+	"  --no-unix            no UNIX socket but a stream or seqpacket socketpair\n"
+	"                       (any ABI): nothing outside, pathname or abstract, can\n"
+	"                       be connected to; inherited sockets keep working\n"
 	"  --scope KINDS        signal, abstract-unix: nothing outside the sandbox\n"
 	"                       can be signalled or reached by abstract UNIX socket\n"
 	"Audit log:\n"
@@ -149,6 +152,7 @@ enum option_id {
 	OPT_UDP_CONNECT,
 	OPT_NO_UDP,
 	OPT_NO_NETWORK,
+	OPT_NO_UNIX,
 	OPT_ALLOW_SYSCALLS,
 	OPT_SCOPE,
 	OPT_LOG_SUBPROCESSES,
@@ -190,6 +194,7 @@ static const struct option options[] = {
 	{"udp-connect", required_argument, NULL, OPT_UDP_CONNECT},
 	{"no-udp", no_argument, NULL, OPT_NO_UDP},
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
+	{"no-unix", no_argument, NULL, OPT_NO_UNIX},
 	{"allow-syscalls", required_argument, NULL, OPT_ALLOW_SYSCALLS},
 	{"scope", required_argument, NULL, OPT_SCOPE},
 	{"log-subprocesses", no_argument, NULL, OPT_LOG_SUBPROCESSES},
@@ -427,6 +432,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_UDP_CONNECT: add_ports(&r->net[NET_UDP_CONNECT], "--udp-connect", arg, at); break;
 	case OPT_NO_UDP: no_ports(r, NET_UDP_BIND, NET_UDP_CONNECT, "--no-udp", at); break;
 	case OPT_NO_NETWORK: r->no_network = 1; break;
+	case OPT_NO_UNIX: r->no_unix = 1; break;
 	case OPT_ALLOW_SYSCALLS:
 		r->allowed_syscalls |= parse_names(syscall_groups, "--allow-syscalls", arg, at);
 		break;
@@ -477,6 +483,8 @@ static const char *policy_option(const struct request *r)
 			return f->name;
 	if (r->no_network)
 		return "--no-network";
+	if (r->no_unix)
+		return "--no-unix";
 	return r->scopes ? "--scope" : r->strict ? "--strict" : NULL;
 }
 
@@ -491,9 +499,10 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 			die("%s %s contradicts --no-network, which allows no port: give one or the "
 			    "other",
 			    r->net[i].listed, r->net[i].list);
-	if (r->no_network && (r->allowed_syscalls & GROUP_IO_URING))
-		die("--allow-syscalls io_uring contradicts --no-network: io_uring creates sockets "
-		    "the filter cannot see");
+	if ((r->no_network || r->no_unix) && (r->allowed_syscalls & GROUP_IO_URING))
+		die("--allow-syscalls io_uring contradicts %s: io_uring creates sockets "
+		    "the filter cannot see",
+		    r->no_network ? "--no-network" : "--no-unix");
 	if (r->json && !r->probe)
 		die("--json needs --probe");
 	if (r->probe && (r->explain || r->explain_json || r->learn))
@@ -723,6 +732,7 @@ int main(int argc, char **argv)
 		hide_host_tmp(&p.asked, private_tmp_make(&p.asked, &tmp));
 	plan_policy(&p, detect_abi());
 	resolve_hidden(&p.asked);
+	warn_hidden_sockets(&p);
 	if (p.asked.verbose) {
 		verbose = &err;
 		print_policy(&p, verbose);

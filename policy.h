@@ -83,7 +83,8 @@ static inline int port_listed(const struct ports *ports, unsigned port)
 
 /*
  * The system-call filter's groups of rules (seccomp.c), as bits. The
- * terminal rules are always there; the network's with --no-network; the
+ * terminal rules are always there; the network's with --no-network, the
+ * UNIX sockets' with --no-unix; the
  * baseline's unless --allow-syscalls names them, metadata only where the
  * command could run as uid 0.
  */
@@ -99,6 +100,7 @@ enum syscall_group {
 	GROUP_METADATA = 1 << 8,
 	GROUP_BASELINE = (1 << 9) - (1 << 2), /* io_uring to metadata */
 	GROUP_TRACED = 1 << 9, /* while --explain or --learn traces: what escapes it */
+	GROUP_UNIX = 1 << 10,  /* --no-unix */
 };
 
 struct guard;	    /* guard.h */
@@ -126,6 +128,7 @@ struct request {
 	struct ports net[NET_KINDS];
 	uint64_t scopes;
 	int no_network;		   /* --no-network */
+	int no_unix;		   /* --no-unix */
 	uint64_t allowed_syscalls; /* --allow-syscalls: GROUP_ bits */
 	uint32_t log_flags;
 	int abi_limit; /* --abi N, 0 when not given */

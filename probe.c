@@ -173,6 +173,13 @@ static int inet_socket(int family)
 	return fd < 0 ? -1 : close(fd);
 }
 
+/* A stream pair stays allowed under --no-unix; a socket is refused. */
+static int unix_socket(const struct probe_env *env, uint64_t right)
+{
+	(void)env, (void)right;
+	return inet_socket(AF_UNIX);
+}
+
 static int inet4(const struct probe_env *env, uint64_t right)
 {
 	(void)env, (void)right;
@@ -250,6 +257,7 @@ static const struct check {
 	{"tioclinux", tioclinux, EPERM, UNCONTROLLED, IN_FILTER, 0, GROUP_TTY},
 	{"inet", inet4, EAFNOSUPPORT, OTHER_ERRNO, IN_FILTER, 0, GROUP_NETWORK},
 	{"inet6", inet6, EAFNOSUPPORT, OTHER_ERRNO, IN_FILTER, 0, GROUP_NETWORK},
+	{"unix", unix_socket, EAFNOSUPPORT, OTHER_ERRNO, IN_FILTER, 0, GROUP_UNIX},
 	{"io_uring", baseline_call, ENOSYS, OTHER_ERRNO, IN_FILTER, 0, GROUP_IO_URING},
 	{"unshare", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 1, GROUP_USERNS},
 	{"clone", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 2, GROUP_USERNS},
@@ -593,6 +601,7 @@ static void report(struct out *o, const struct policy *p, const struct verdict *
 	/* every check of these was proven, or is listed as unprovable */
 	kv_network(&kv, p);
 	kv_names(&kv, "baseline", syscall_groups, k->refused);
+	kv_bool(&kv, "no_unix", (k->refused & GROUP_UNIX) != 0);
 	where = explain_blocked();
 	kv_bool(&kv, "explain", !(where & (WHERE_NO_PTRACE | WHERE_NO_PROC)));
 	kv_names(&kv, "where", where_names, where);

@@ -11,6 +11,10 @@
  *  - The network (--no-network): Landlock confines TCP from ABI 4 and UDP
  *    from ABI 10 only, and never ICMP, SCTP, netlink, vsock or packet
  *    sockets. The filter refuses every socket family but AF_UNIX.
+ *  - UNIX sockets (--no-unix): before ABI 9 Landlock does not control
+ *    connecting to a pathname socket at all, and a socket outside (an
+ *    ssh-agent, docker.sock, a relay to the network) is reached from any
+ *    sandbox. The filter refuses making one but a connected pair.
  *  - The baseline: io_uring, user namespaces, the keyring, bpf,
  *    perf_event_open and userfaultfd are a large share of the kernel's
  *    recent privilege escalations, and io_uring's operations pass by every
@@ -44,6 +48,7 @@
 #define AF_UNIX_DOMAIN	 1	    /* AF_UNIX, AF_LOCAL */
 #define SOCKETCALL_SOCK	 1	    /* socketcall(SYS_SOCKET, args) */
 #define SOCKETCALL_PAIR	 8	    /* socketcall(SYS_SOCKETPAIR, args) */
+#define SOCK_DGRAM_BIT	 2	    /* SOCK_DGRAM, and SOCK_RAW, which AF_UNIX takes as it */
 #define CLONE_NEWUSER_F	 0x10000000 /* CLONE_NEWUSER */
 #define CLONE_UNTRACED_F 0x00800000 /* CLONE_UNTRACED */
 #define NEW_LISTENER_F	 0x8	    /* SECCOMP_FILTER_FLAG_NEW_LISTENER */
@@ -84,6 +89,14 @@ static const struct rule rules[] = {
 	{GROUP_NETWORK, NR_socketpair, 0, NE, EAFNOSUPPORT, AF_UNIX_DOMAIN, "socketpair"},
 	{GROUP_NETWORK, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_SOCK, "socketcall"},
 	{GROUP_NETWORK, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_PAIR, "socketcall"},
+	/* As a kernel without UNIX sockets (CONFIG_UNIX=n) answers. A pair is
+	 * connected to itself, but a datagram one can still be sent through
+	 * or connected to any address: only stream and seqpacket pairs stay.
+	 * i386's socketcall hides family and type in memory: refused. */
+	{GROUP_UNIX, NR_socket, 0, EQ, EAFNOSUPPORT, AF_UNIX_DOMAIN, "socket"},
+	{GROUP_UNIX, NR_socketpair, 1, SET, EAFNOSUPPORT, SOCK_DGRAM_BIT, "socketpair"},
+	{GROUP_UNIX, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_SOCK, "socketcall"},
+	{GROUP_UNIX, NR_socketcall, 0, EQ, EAFNOSUPPORT, SOCKETCALL_PAIR, "socketcall"},
 	/* A kernel without io_uring: libuv, liburing users fall back. */
 	{GROUP_IO_URING, NR_io_uring_setup, 0, ALWAYS, ENOSYS, 0, "io_uring_setup"},
 	{GROUP_IO_URING, NR_io_uring_enter, 0, ALWAYS, ENOSYS, 0, "io_uring_enter"},
@@ -586,6 +599,8 @@ uint64_t refused_groups(const struct request *r)
 
 	if (r->no_network)
 		groups |= GROUP_NETWORK;
+	if (r->no_unix)
+		groups |= GROUP_UNIX;
 	if (getauxval(AT_UID) && getauxval(AT_EUID))
 		groups &= ~(uint64_t)GROUP_METADATA;
 	return groups & ~r->allowed_syscalls;

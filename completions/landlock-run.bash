@@ -47,7 +47,7 @@ _landlock_run() {
 		return ;;
 	esac
 	local options='--ro --rw --ro-try --rw-try --hide --no-symlinks --unix --tcp-bind --tcp-connect
-		--no-tcp --udp-bind --udp-connect --no-udp --no-network --scope --allow-syscalls
+		--no-tcp --udp-bind --udp-connect --no-udp --no-network --no-unix --scope --allow-syscalls
 		--log-subprocesses --no-log
 		--no-log-nested --explain --explain-json --learn --keep-caps --new-session
 		--kill-tree --private-tmp --die-with-parent --close-fds --clearenv --setenv --unsetenv --abi --strict --probe

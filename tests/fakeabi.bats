@@ -146,7 +146,7 @@ in_private_mounts() {
 @test "--probe --json at ABI 2 says partial and lists what is missing" {
 	run --separate-stderr "$FAKEABI" 2 --errata 12 -- "$LR" --probe --json
 	assert_success
-	assert_output "{\"abi\":2,\"abi_used\":2,\"errata\":12,\"enforcement\":\"partial\",\"fs\":\"partial\",\"fs_handled\":[\"${ABI1//,/\",\"}\",\"refer\"],\"fs_missing\":[\"truncate\",\"ioctl_dev\",\"resolve_unix\"],\"pathname_sockets\":false,\"tcp\":false,\"udp\":false,\"scopes\":[],\"log_flags\":false,\"unused\":[],\"proven\":[\"read_dir\",\"read_file\",\"write_file\"],\"unprovable\":[],\"tty_injection\":\"refused\",\"network_confined\":\"nothing\",\"network\":\"none\",\"baseline\":[\"$(baseline_groups | sed 's/,/\",\"/g')\"],\"explain\":true,\"where\":[\"seccomp_filter\"],\"self_test\":\"passed\"}"
+	assert_output "{\"abi\":2,\"abi_used\":2,\"errata\":12,\"enforcement\":\"partial\",\"fs\":\"partial\",\"fs_handled\":[\"${ABI1//,/\",\"}\",\"refer\"],\"fs_missing\":[\"truncate\",\"ioctl_dev\",\"resolve_unix\"],\"pathname_sockets\":false,\"tcp\":false,\"udp\":false,\"scopes\":[],\"log_flags\":false,\"unused\":[],\"proven\":[\"read_dir\",\"read_file\",\"write_file\"],\"unprovable\":[],\"tty_injection\":\"refused\",\"network_confined\":\"nothing\",\"network\":\"none\",\"baseline\":[\"$(baseline_groups | sed 's/,/\",\"/g')\"],\"no_unix\":false,\"explain\":true,\"where\":[\"seccomp_filter\"],\"self_test\":\"passed\"}"
 }
 
 @test "errata: a chosen value is printed in hex, a kernel without the query gives unknown" {

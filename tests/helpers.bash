@@ -177,6 +177,7 @@ probe_report() {
 	echo "network_confined=nothing"
 	echo "network=none"
 	echo "baseline=$(baseline_groups)"
+	echo "no_unix=no"
 	echo "explain=yes"
 	echo "where=${5-$(where_here)}"
 	echo "self_test=passed"

@@ -11,7 +11,7 @@ import json
 import sys
 
 LISTS = ("fs_handled", "fs_missing", "scopes", "unused", "proven", "unprovable", "baseline", "where")
-BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags", "explain")
+BOOLS = ("pathname_sockets", "tcp", "udp", "log_flags", "no_unix", "explain")
 KEYS = {"abi", "abi_used", "enforcement", "errata", "fs", "tty_injection", "network_confined",
         "network", "self_test",
         *LISTS,

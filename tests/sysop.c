@@ -6,7 +6,9 @@
  *
  *   sysop socket FAMILY TYPE     socket(2): FAMILY inet, inet6, unix, packet,
  *                                netlink, vsock; TYPE stream, dgram, raw
- *   sysop socketpair FAMILY      socketpair(2), TYPE stream
+ *   sysop socketpair FAMILY [TYPE]
+ *                                socketpair(2), TYPE stream (the default), dgram,
+ *                                raw or seqpacket
  *   sysop socket32 FAMILY        socket(FAMILY, SOCK_STREAM, 0) through the i386
  *                                ABI (int 0x80, x86_64 only): its socket call
  *   sysop socketcall FAMILY      the same through i386's socketcall(SYS_SOCKET)
@@ -169,8 +171,8 @@ static int family(const char *s)
 
 static int sock_type(const char *s)
 {
-	static const char *const names[] = {"stream", "dgram", "raw", NULL};
-	static const int values[] = {SOCK_STREAM, SOCK_DGRAM, SOCK_RAW};
+	static const char *const names[] = {"stream", "dgram", "raw", "seqpacket", NULL};
+	static const int values[] = {SOCK_STREAM, SOCK_DGRAM, SOCK_RAW, SOCK_SEQPACKET};
 
 	return lookup(s, names, values);
 }
@@ -542,8 +544,10 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && strcmp(op, "socket") == 0)
 		return outcome(socket(family(argv[2]), sock_type(argv[3]), 0));
-	if (argc == 3 && strcmp(op, "socketpair") == 0)
-		return outcome(socketpair(family(argv[2]), SOCK_STREAM, 0, fds));
+	if ((argc == 3 || argc == 4) && strcmp(op, "socketpair") == 0)
+		return outcome(socketpair(
+			family(argv[2]),
+			(argc == 4 ? sock_type(argv[3]) : SOCK_STREAM) | SOCK_CLOEXEC, 0, fds));
 	if (argc == 3 && strcmp(op, "socket32") == 0)
 		return socket32(family(argv[2]), 0);
 	if (argc == 3 && strcmp(op, "socketcall") == 0)

@@ -554,22 +554,30 @@ void explain_finish(struct explainer *e)
 		report_commit(&e->report);
 }
 
-/* The socket families --no-network refuses, by the names programs use. */
+/* The socket families --no-network and --no-unix refuse, by the names
+ * programs use. */
 static const struct {
 	int family;
 	const char *name;
-} families[] = {{2, "AF_INET"},	      {10, "AF_INET6"}, {16, "AF_NETLINK"},
-		{17, "AF_PACKET"},    {38, "AF_ALG"},	{40, "AF_VSOCK"},
-		{31, "AF_BLUETOOTH"}, {4, "AF_IPX"},	{5, "AF_APPLETALK"}};
+} families[] = {{1, "AF_UNIX"},	   {2, "AF_INET"},     {10, "AF_INET6"}, {16, "AF_NETLINK"},
+		{17, "AF_PACKET"}, {38, "AF_ALG"},     {40, "AF_VSOCK"}, {31, "AF_BLUETOOTH"},
+		{4, "AF_IPX"},	   {5, "AF_APPLETALK"}};
 
 /*
  * A call the system-call filter refuses (seen before the filter refuses
  * it): one report per process name, call and group, and the option that
- * allows it, --allow-syscalls GROUP, or leaving --no-network out.
+ * allows it, --allow-syscalls GROUP, or leaving --no-network or --no-unix
+ * out (the option is the group's: no --allow-syscalls name allows them).
  */
+static const char *option_of(uint64_t group)
+{
+	return group == GROUP_NETWORK ? "--no-network" : group == GROUP_UNIX ? "--no-unix" : NULL;
+}
+
 void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, const uint64_t *args)
 {
-	const char *group = "network", *family = NULL;
+	const char *group = rf->group == GROUP_UNIX ? "unix" : "network", *family = NULL;
+	const char *option = option_of(rf->group);
 	struct out j = {.fd = e->json, .escape = ESCAPE_JSON};
 	struct kv kv = {.o = &j, .json = 1};
 	char key[128], num[24], fam[24];
@@ -580,10 +588,10 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 	for (g = syscall_groups; g->name; g++)
 		if (g->bit == rf->group)
 			group = g->name;
-	for (i = 0; rf->group == GROUP_NETWORK && i < sizeof families / sizeof families[0]; i++)
+	for (i = 0; option && i < sizeof families / sizeof families[0]; i++)
 		if ((int)args[0] == families[i].family)
 			family = families[i].name;
-	if (rf->group == GROUP_NETWORK && !family)
+	if (option && !family)
 		family = decimal((int)args[0], fam);
 	if (read_who(tid, &w))
 		return; /* the process is gone */
@@ -596,8 +604,8 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 	if (e->p->asked.explain) {
 		outf(&e->line, "landlock-run denied: %s%s%s (%s by %s[%s]): ", group,
 		     family ? " " : "", family ? family : "", rf->call, w.comm, w.pid);
-		if (rf->group == GROUP_NETWORK)
-			outf(&e->line, "allow by removing --no-network\n");
+		if (option)
+			outf(&e->line, "allow by removing %s\n", option);
 		else
 			outf(&e->line, "allow with --allow-syscalls %s\n", group);
 		out_flush(&e->line);
@@ -615,12 +623,12 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 	if (family)
 		kv_word(&kv, "family", family);
 	kv_key(&kv, "allow");
-	if (rf->group == GROUP_NETWORK)
+	if (option)
 		outf(&j, "[]");
 	else
 		outf(&j, "[\"--allow-syscalls\",\"%s\"]", group);
-	if (rf->group == GROUP_NETWORK)
-		kv_word(&kv, "remove", "--no-network");
+	if (option)
+		kv_word(&kv, "remove", option);
 	kv_end(&kv);
 	json_flush(e, &j);
 }

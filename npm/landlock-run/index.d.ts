@@ -80,6 +80,14 @@ export interface Policy {
 	 * tcpBind/tcpConnect/udpBind/udpConnect beside it is a TypeError ('none' is not).
 	 */
 	noNetwork?: boolean;
+	/**
+	 * `--no-unix`: the command creates no UNIX socket but a stream or seqpacket socketpair, on
+	 * every ABI (EAFNOSUPPORT), so nothing outside the sandbox (an ssh-agent, docker.sock, a
+	 * relay to the network) can be connected to, by path or abstract name; sockets it inherits
+	 * keep working. The only control of pathname sockets below ABI 9. `'io_uring'` in
+	 * allowSyscalls beside it is a TypeError.
+	 */
+	noUnix?: boolean;
 	/** IPC scopes to confine, one `--scope S` each. Needs ABI 6. */
 	scopes?: readonly Scope[];
 	/**
@@ -469,6 +477,8 @@ export interface ProbeEnforced {
 	network: string;
 	/** The system-call groups this policy's filter refuses (and the probe proved or could not). */
 	baseline: SyscallGroup[];
+	/** Whether this policy's filter refuses UNIX sockets (`noUnix`), proven. */
+	noUnix: boolean;
 	/** Whether `explain`, `explainJson` and `learn` can work here: the probe traced a child of its own, and /proc is mounted. */
 	explain: boolean;
 	/** What stands in the way here (see Where); [] when nothing does. */
@@ -492,6 +502,7 @@ export interface ProbeUnusable {
 	/** @deprecated see ProbeEnforced.network */
 	network: 'none';
 	baseline: [];
+	noUnix: false;
 	explain: false;
 	/** ['seccomp_filter'] with code SECCOMP, else []. */
 	where: Where[];

@@ -72,11 +72,16 @@ class Policy:
     no_network: bool = False
     """--no-network: no socket but AF_UNIX on any ABI, and no TCP or UDP port where the ABI
     has port rules; not together with a port list."""
+    no_unix: bool = False
+    """--no-unix: no UNIX socket but a stream or seqpacket socketpair on any ABI
+    (EAFNOSUPPORT), so nothing outside (an ssh-agent, docker.sock, a relay to the network)
+    can be connected to; inherited sockets keep working. The only control of pathname
+    sockets below ABI 9."""
     scopes: Sequence[Scope] | None = None
     """--scope: 'signal', 'abstract-unix' (ABI 6)."""
     allow_syscalls: Sequence[SyscallGroup] | None = None
     """--allow-syscalls: groups of the baseline to allow (SYSCALL_GROUPS); not 'io_uring'
-    with no_network."""
+    with no_network or no_unix."""
     log_subprocesses: bool = False
     """--log-subprocesses: the audit log gets the command's denials too (ABI 7)."""
     no_log: bool = False
@@ -141,6 +146,7 @@ class PolicyDict(TypedDict, total=False):
     udp_connect: Ports | None
     no_udp: bool
     no_network: bool
+    no_unix: bool
     scopes: Sequence[Scope] | None
     allow_syscalls: Sequence[SyscallGroup] | None
     log_subprocesses: bool
@@ -291,6 +297,7 @@ FIELDS: tuple[tuple[str, str, Kind], ...] = (
     ("udp_connect", "--udp-connect", _ports),
     ("no_udp", "--no-udp", _flag),
     ("no_network", "--no-network", _flag),
+    ("no_unix", "--no-unix", _flag),
     ("scopes", "--scope", _list(_member(SCOPES, "scope"))),
     ("allow_syscalls", "--allow-syscalls", _list(_member(SYSCALL_GROUPS, "system-call group"))),
     ("log_subprocesses", "--log-subprocesses", _flag),
@@ -320,7 +327,7 @@ POLICY_OPTIONS: Mapping[str, str] = types.MappingProxyType({key: option for key,
 # the learning run cannot read the hidden paths).
 NOT_WITH_LEARN = (
     "ro", "rw", "ro_try", "rw_try", "unix", "tcp_bind", "tcp_connect", "no_tcp", "udp_bind", "udp_connect",
-    "no_udp", "no_network", "scopes", "log_subprocesses", "no_log", "no_log_nested", "strict", "explain",
+    "no_udp", "no_network", "no_unix", "scopes", "log_subprocesses", "no_log", "no_log_nested", "strict", "explain",
     "explain_json",
 )  # fmt: skip
 
@@ -359,8 +366,9 @@ def options(values: Mapping[str, object]) -> list[str]:
             raise _fail(f"{key} contradicts no_network, which allows no port: give one or the other")
     # io_uring's own socket operation passes by the filter
     groups = given.get("allow_syscalls")
-    if "no_network" in given and _is_list(groups) and "io_uring" in groups:
-        raise _fail("allow_syscalls 'io_uring' contradicts no_network: io_uring creates sockets the filter cannot see")
+    for no in ("no_network", "no_unix"):
+        if no in given and _is_list(groups) and "io_uring" in groups:
+            raise _fail(f"allow_syscalls 'io_uring' contradicts {no}: io_uring creates sockets the filter cannot see")
     # --learn runs the command without the sandbox: it takes no policy and explains nothing
     if "learn" in given:
         other = next((k for k in NOT_WITH_LEARN if k in given), None)

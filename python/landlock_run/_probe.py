@@ -64,6 +64,8 @@ class ProbeResult:
     key network, which says 'none' for 'nothing', is not read.)"""
     baseline: tuple[str, ...]
     """The system-call groups this policy's filter refuses."""
+    no_unix: bool
+    """This policy's filter refuses UNIX sockets (no_unix), proven."""
     explain: bool
     """explain, explain_json and learn can work here: the probe traced a child of its own,
     and /proc is mounted."""
@@ -84,7 +86,7 @@ class ProbeResult:
 def unusable(code: ProbeErrorCode, error: str) -> ProbeResult:
     return ProbeResult(
         enforced=False, enforcement="unusable", abi=None, abi_used=None, errata=None, pathname_sockets=False,
-        tcp=False, udp=False, scopes=(), network_confined="nothing", baseline=(), explain=False,
+        tcp=False, udp=False, scopes=(), network_confined="nothing", baseline=(), no_unix=False, explain=False,
         where=("seccomp_filter",) if code == "SECCOMP" else (), code=code, error=error,
     )  # fmt: skip
 
@@ -191,6 +193,7 @@ def _interpret(ran: Ran, file: str, timeout: float) -> ProbeResult:
         scopes=strings("scopes"),
         network_confined=_NETWORK_CONFINED.get(str(facts.get("network_confined")), "nothing"),
         baseline=strings("baseline"),
+        no_unix=facts.get("no_unix") is True,
         explain=facts.get("explain") is True,
         where=tuple(w for w in strings("where") if w in WHERE),
         code=None,

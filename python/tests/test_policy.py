@@ -103,6 +103,9 @@ def test_no_network_learn_and_their_contradictions() -> None:
             grant_args({"no_network": True, key: [443]})
     with pytest.raises(PolicyError, match="contradicts no_network"):
         Policy(no_network=True, allow_syscalls=["io_uring"])
+    assert grant_args(Policy(no_network=True, no_unix=True)) == ["--no-network", "--no-unix"]
+    with pytest.raises(PolicyError, match="contradicts no_unix"):
+        Policy(no_unix=True, allow_syscalls=["io_uring"])
     assert grant_args(Policy(learn="p", keep_caps=True, abi=4, hide=["/h"])) == ["--hide", "/h", "--learn", "p", "--keep-caps", "--abi", "4"]
     for other in ({"ro": ["/"]}, {"explain": True}, {"scopes": []}, {"strict": True}):
         with pytest.raises(PolicyError, match="^learn runs the command without the sandbox"):

@@ -12,7 +12,7 @@ import landlock_run as lr
 from support import FULL_ABI, KERNEL_ABI, KNOWN_ABI, fake_launcher, needs_landlock, right_abi
 
 FULL = ('{"abi":10,"abi_used":10,"enforcement":"full","errata":15,"pathname_sockets":true,"tcp":true,"udp":true,'
-        '"scopes":["abstract-unix","signal"],"network_confined":"all","network":"all","baseline":["io_uring","userns"],"explain":true,'
+        '"scopes":["abstract-unix","signal"],"network_confined":"all","network":"all","baseline":["io_uring","userns"],"no_unix":true,"explain":true,'
         '"where":["seccomp_filter","ptrace_refused","later"],"new_key":[1]}')  # fmt: skip
 PARTIAL = '{"abi":2,"abi_used":2,"enforcement":"partial","errata":null,"pathname_sockets":false,"tcp":false,"udp":false,"scopes":[]}'
 
@@ -37,6 +37,7 @@ def test_a_policy_an_older_abi_is_partial_one_this_host_cannot_enforce_is_policy
     p = lr.probe(policy=lr.Policy(abi=3))
     assert (p.enforcement, p.abi, p.abi_used, p.tcp) == ("partial", KERNEL_ABI, 3, False)
     assert lr.probe(policy={"no_network": True}).network_confined == "all"
+    assert lr.probe(policy={"no_unix": True}).no_unix and not lr.probe().no_unix
     assert lr.probe(policy={"tcp_connect": [443]}).network_confined == ("tcp" if KERNEL_ABI >= 4 else "nothing")
     # a future key: what is not one of the documented values is 'nothing', not whatever came
     facts = FULL.replace('"network_confined":"all"', '"network_confined":"sctp"')
@@ -52,7 +53,7 @@ def test_the_report_read_from_a_stand_in(tmp_path: Path) -> None:
     full = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{FULL}'"))
     assert full == lr.ProbeResult(
         enforced=True, enforcement="full", abi=10, abi_used=10, errata=15, pathname_sockets=True, tcp=True, udp=True,
-        scopes=("abstract-unix", "signal"), network_confined="all", baseline=("io_uring", "userns"), explain=True,
+        scopes=("abstract-unix", "signal"), network_confined="all", baseline=("io_uring", "userns"), no_unix=True, explain=True,
         where=("seccomp_filter", "ptrace_refused"), code=None, error=None,
     )  # fmt: skip
     partial = lr.probe(launcher=fake_launcher(tmp_path, f"echo '{PARTIAL}'"))

@@ -90,6 +90,7 @@ const FIELDS = [
 	['udpConnect', '--udp-connect', ports],
 	['noUdp', '--no-udp', flag],
 	['noNetwork', '--no-network', flag],
+	['noUnix', '--no-unix', flag],
 	['scopes', '--scope', list(scope)],
 	['allowSyscalls', '--allow-syscalls', list(syscallGroup)],
 	['logSubprocesses', '--log-subprocesses', flag],
@@ -115,7 +116,7 @@ const FIELDS = [
 // What the launcher refuses beside --learn: a policy, and explaining one (--hide it takes:
 // the learning run cannot read the hidden paths).
 const NOT_WITH_LEARN = ['ro', 'rw', 'roTry', 'rwTry', 'unix', 'tcpBind', 'tcpConnect', 'noTcp', 'udpBind',
-	'udpConnect', 'noUdp', 'noNetwork', 'scopes', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'explain', 'explainJson'];
+	'udpConnect', 'noUdp', 'noNetwork', 'noUnix', 'scopes', 'logSubprocesses', 'noLog', 'noLogNested', 'strict', 'explain', 'explainJson'];
 
 /** { ro: '--ro', ... }: each Policy field and the CLI option it becomes, in order. */
 const POLICY_OPTIONS = Object.freeze(Object.fromEntries(FIELDS.map(([key, option]) => [key, option])));
@@ -140,8 +141,10 @@ function grantArgs(policy = {}) {
 		}
 	}
 	// io_uring's own socket operation passes by the filter
-	if (policy.noNetwork && Array.isArray(policy.allowSyscalls) && policy.allowSyscalls.includes('io_uring')) {
-		fail("allowSyscalls 'io_uring' contradicts noNetwork: io_uring creates sockets the filter cannot see");
+	for (const no of ['noNetwork', 'noUnix']) {
+		if (policy[no] && Array.isArray(policy.allowSyscalls) && policy.allowSyscalls.includes('io_uring')) {
+			fail(`allowSyscalls 'io_uring' contradicts ${no}: io_uring creates sockets the filter cannot see`);
+		}
 	}
 	// --learn runs the command without the sandbox: it takes no policy and explains nothing
 	if (policy.learn !== undefined) {

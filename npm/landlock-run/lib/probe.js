@@ -17,7 +17,7 @@ const WHERE = ['seccomp_filter', 'ptrace_refused', 'proc_missing'];
 
 const unusable = (code, error) => ({
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false, udp: false, scopes: [],
-	networkConfined: 'nothing', network: 'none', baseline: [], explain: false, where: code === 'SECCOMP' ? ['seccomp_filter'] : [],
+	networkConfined: 'nothing', network: 'none', baseline: [], noUnix: false, explain: false, where: code === 'SECCOMP' ? ['seccomp_filter'] : [],
 	code, error,
 });
 const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
@@ -70,6 +70,7 @@ function interpret(run, { file, timeoutMs }) {
 		networkConfined: NETWORK_CONFINED.includes(facts.network_confined) ? facts.network_confined : 'nothing',
 		network: typeof facts.network === 'string' ? facts.network : 'none',
 		baseline: Array.isArray(facts.baseline) ? facts.baseline.filter((s) => typeof s === 'string') : [],
+		noUnix: facts.no_unix === true,
 		explain: facts.explain === true,
 		where: Array.isArray(facts.where) ? facts.where.filter((s) => WHERE.includes(s)) : [],
 		code: null,

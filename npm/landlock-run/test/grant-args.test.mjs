@@ -50,6 +50,9 @@ test("noNetwork: with 'none' ports and the other groups, not with a port list or
 			(e) => e instanceof TypeError && e.message === `landlock-run: ${key} contradicts noNetwork, which allows no port: give one or the other`);
 	}
 	assert.throws(() => grantArgs({ noNetwork: true, allowSyscalls: ['io_uring'] }), /contradicts noNetwork/);
+	assert.deepEqual(grantArgs({ noUnix: true, noNetwork: true }), ['--no-network', '--no-unix']);
+	assert.throws(() => grantArgs({ noUnix: true, allowSyscalls: ['io_uring'] }), /contradicts noUnix/);
+	assert.throws(() => grantArgs({ learn: 'p', noUnix: true }), /learn runs the command without the sandbox/);
 	assert.deepEqual(grantArgs({ allowSyscalls: [...SYSCALL_GROUPS] }),
 		SYSCALL_GROUPS.flatMap((g) => ['--allow-syscalls', g]));
 	assert.throws(() => grantArgs({ learn: 'p', noNetwork: true }), /learn runs the command without the sandbox/);
@@ -62,7 +65,7 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 		['noSymlinks', '--no-symlinks'],
 		['unix', '--unix'], ['tcpBind', '--tcp-bind'], ['tcpConnect', '--tcp-connect'], ['noTcp', '--no-tcp'],
 		['udpBind', '--udp-bind'], ['udpConnect', '--udp-connect'], ['noUdp', '--no-udp'],
-		['noNetwork', '--no-network'], ['scopes', '--scope'], ['allowSyscalls', '--allow-syscalls'],
+		['noNetwork', '--no-network'], ['noUnix', '--no-unix'], ['scopes', '--scope'], ['allowSyscalls', '--allow-syscalls'],
 		['logSubprocesses', '--log-subprocesses'], ['noLog', '--no-log'], ['noLogNested', '--no-log-nested'],
 		['explain', '--explain'], ['explainJson', '--explain-json'], ['learn', '--learn'],
 		['keepCaps', '--keep-caps'], ['newSession', '--new-session'], ['dieWithParent', '--die-with-parent'],
@@ -71,7 +74,7 @@ test('POLICY_OPTIONS: each field and its option, in the order grantArgs emits th
 	]);
 	assert.ok(Object.isFrozen(POLICY_OPTIONS));
 	// false flags give nothing, true ones their option
-	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'noNetwork', 'logSubprocesses', 'noLog', 'noLogNested', 'explain', 'keepCaps',
+	for (const key of ['noSymlinks', 'noTcp', 'noUdp', 'noNetwork', 'noUnix', 'logSubprocesses', 'noLog', 'noLogNested', 'explain', 'keepCaps',
 		'newSession', 'dieWithParent', 'killTree', 'privateTmp', 'closeFds', 'clearenv', 'strict', 'verbose']) {
 		assert.deepEqual(grantArgs({ [key]: false }), []);
 		assert.deepEqual(grantArgs({ [key]: true }), [POLICY_OPTIONS[key]]);

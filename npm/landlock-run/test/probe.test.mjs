@@ -20,7 +20,7 @@ test('probe: full enforcement', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${FULL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'full', abi: 10, abiUsed: 10, errata: 15, pathnameSockets: true,
-		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], networkConfined: 'nothing', network: 'none', baseline: [], explain: false,
+		tcp: true, udp: true, scopes: ['abstract-unix', 'signal'], networkConfined: 'nothing', network: 'none', baseline: [], noUnix: false, explain: false,
 		where: [], code: null, error: null,
 	});
 });
@@ -48,7 +48,7 @@ test('probe: partial enforcement on an old ABI, errata unknown', async () => {
 	const r = await probe({ launcher: fakeLauncher(`echo '${PARTIAL}'`) });
 	assert.deepEqual(r, {
 		enforced: true, enforcement: 'partial', abi: 2, abiUsed: 2, errata: null, pathnameSockets: false,
-		tcp: false, udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], explain: false, where: [], code: null, error: null,
+		tcp: false, udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], noUnix: false, explain: false, where: [], code: null, error: null,
 	});
 });
 
@@ -62,7 +62,7 @@ test('probe: passes --probe --json and the policy options', async () => {
 
 const unusableShape = {
 	enforced: false, enforcement: 'unusable', abi: null, abiUsed: null, errata: null, pathnameSockets: false, tcp: false,
-	udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], explain: false, where: [],
+	udp: false, scopes: [], networkConfined: 'nothing', network: 'none', baseline: [], noUnix: false, explain: false, where: [],
 };
 
 test('probe: launcher failure (125) is NO_LANDLOCK with its landlock-run: line', async () => {
