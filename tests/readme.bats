@@ -61,6 +61,20 @@ paste_recipe() {
 	assert_file_not_exists "$BATS_TEST_TMPDIR/home/outside.txt"
 	paste_recipe "$PYTHON -c 'import socket; socket.socket(socket.AF_INET)'" "$first"
 	assert_failure
+	# Temporary files go to a directory of the run's own, gone afterwards; the
+	# host's /tmp (another program's file there) is out of reach. Control: without
+	# the launcher the file reads.
+	echo other >"$BATS_TEST_TMPDIR/other-run.txt"
+	chmod 644 "$BATS_TEST_TMPDIR/other-run.txt"
+	paste_recipe 'mktemp && echo "$TMPDIR"' "$first"
+	assert_success
+	[[ ${lines[1]} == /tmp/landlock-run.* && ${lines[0]} == "${lines[1]}"/* ]] || fail "$output"
+	assert_file_not_exists "${lines[1]}"
+	run cat "$BATS_TEST_TMPDIR/other-run.txt"
+	assert_output other
+	paste_recipe "cat '$BATS_TEST_TMPDIR/other-run.txt'" "$first"
+	assert_failure
+	refute_output other
 	# The status arrives on a pipe (the process substitution), never a file the
 	# command holds: the pid line, and no line saying the command never ran.
 	for i in $(seq 50); do grep -q '"pid":' "$status_file" 2>/dev/null && break; sleep 0.1; done
