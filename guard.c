@@ -147,7 +147,7 @@ static struct guard *new_guard(struct request *r, const char *option, const char
 	struct guard *g = mapped(sizeof *g, "the list of guarded files");
 	struct out what = {.fd = -1, .escape = ESCAPE_CONTROL};
 
-	outf(&what, "%s%s%s", option, option[0] == '@' ? "" : " ", path);
+	outf(&what, "%s%s%s", option, option[0] == '@' || !option[0] ? "" : " ", path);
 	copy_span(g->what, sizeof g->what, what.buf, what.len);
 	g->next = r->guards;
 	r->guards = g;
@@ -221,6 +221,35 @@ void take_descriptor(int fd, const char *what, struct stat *st)
 }
 
 /*
+ * The status descriptor (--status-fd FD, WHAT), when it is not a pipe or a
+ * socket: a file the command must not be able to write, or it could append
+ * a launcher failure of its own after the real lines. It is judged by the
+ * inodes the lookup of its path goes through, as a report's is; a file
+ * with a second name, or whose path no longer leads to it, cannot be.
+ */
+void guard_descriptor(struct request *r, int fd, const char *what, const struct stat *st)
+{
+	char path[PATH_MAX];
+	struct guard *g;
+	struct stat at;
+
+	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || st->st_nlink == 0)
+		return; /* a pipe, a socket, a file no path leads to any more */
+	if (st->st_nlink > 1)
+		die("%s: its file has %u names (hard links), and another could be in a tree "
+		    "COMMAND can write: hand over a pipe (%d> >(cat >FILE)) or a file of its own",
+		    what, (unsigned)st->st_nlink, fd);
+	if (path_of_fd(fd, path) < 0 || path[0] != '/' || stat(path, &at) ||
+	    at.st_dev != st->st_dev || at.st_ino != st->st_ino)
+		die("%s: there is no telling where its file is (its path does not lead to it): "
+		    "hand over a pipe or a socket (%d> >(cat >FILE))",
+		    what, fd);
+	g = new_guard(r, "", path);
+	g->fd = fd;
+	guard_lookup(g, path, 0);
+}
+
+/*
  * A report file is written beside its target and renamed over it once
  * complete (trace/report.c); here, before the command runs, the target is
  * checked: the last component is never followed (with --no-symlinks, no
@@ -291,7 +320,12 @@ void check_guards(const struct request *r, const struct grant *g, int fd)
 	if (fstat(fd, &st))
 		die_errno("cannot stat %s path %s", g->option, g->path);
 	for (guard = r->guards; guard; guard = guard->next)
-		if (has_inode(guard, &st))
+		if (has_inode(guard, &st) && guard->fd)
+			die("--status-fd %d: %s %s lets COMMAND write its file %s, and forge the "
+			    "status: hand over a pipe or a socket (%d> >(cat >FILE)), or a file "
+			    "outside every --rw, --rw-try and --unix grant",
+			    guard->fd, g->option, g->path, guard->what, guard->fd);
+		else if (has_inode(guard, &st))
 			die("%s %s would let COMMAND replace %s: keep it outside every --rw, "
 			    "--rw-try and --unix grant",
 			    g->option, g->path, guard->what);

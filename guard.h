@@ -21,7 +21,8 @@
 
 struct guard {
 	struct guard *next;
-	char what[PATH_MAX + 32]; /* "@FILE", "--explain-json FILE" */
+	char what[PATH_MAX + 32]; /* "@FILE", "--explain-json FILE"; a file's path */
+	int fd;			  /* --status-fd FD's file, else 0 */
 	size_t n;
 	struct {
 		dev_t dev;
@@ -33,5 +34,6 @@ void guard_policy(struct request *r, const char *file, const struct stat *st);
 void open_report(struct request *r, struct report_target *t, const char *option, const char *path);
 void check_guards(const struct request *r, const struct grant *g, int fd);
 void take_descriptor(int fd, const char *what, struct stat *st);
+void guard_descriptor(struct request *r, int fd, const char *what, const struct stat *st);
 
 #endif

@@ -106,9 +106,10 @@ static const char usage_text[] =
 	"  --kill-tree          stay COMMAND's parent, and when it exits (or the launcher\n"
 	"                       gets SIGTERM, SIGINT, SIGHUP or SIGQUIT) kill every\n"
 	"                       process it started (also on with --die-with-parent,\n"
-	"                       with --explain and --learn, and for --new-session\n"
-	"                       from a process group leader); COMMAND cannot stop\n"
-	"                       or kill the launcher (or the tracer) of the mode\n"
+	"                       with --explain, --learn and --status-fd, and for a\n"
+	"                       process group leader's --new-session); COMMAND\n"
+	"                       cannot stop or kill the launcher (or the tracer) of\n"
+	"                       the mode\n"
 	"  --private-tmp        a new directory of the run's own, 0700, in /tmp, granted\n"
 	"                       read-write and named by TMPDIR, TMP, TEMP and TEMPDIR;\n"
 	"                       removed with all in it when the run ends (the option\n"
@@ -128,7 +129,10 @@ static const char usage_text[] =
 	"  -v, --verbose        print the effective policy to stderr before running;\n"
 	"                       with --probe, also the whole report on stdout\n"
 	"  --status-fd FD       report on descriptor FD (above 2, which COMMAND never\n"
-	"                       holds) as JSON lines whether and how COMMAND ran\n"
+	"                       holds) as JSON lines whether COMMAND ran and, once all\n"
+	"                       it started is gone, {\"exit\":N} or {\"signal\":\"NAME\"};\n"
+	"                       FD: a pipe, a socket, or a file outside every write\n"
+	"                       grant\n"
 	"  @FILE                before --: the arguments in FILE, one per line (lines\n"
 	"                       empty or starting with # are skipped); FILE must be\n"
 	"                       yours or root's, writable by no one else, outside\n"
@@ -382,8 +386,9 @@ static int parse_abi(const char *text, const char *at)
 }
 
 /* --status-fd: an open descriptor above stderr, made close-on-exec at once,
- * so that COMMAND never holds it and every failure from here on is told. */
-static int status_descriptor(const char *text, const char *at)
+ * so that COMMAND never holds it and every failure from here on is told;
+ * a pipe, a socket, or a file COMMAND cannot write (guard.c). */
+static int status_descriptor(struct request *r, const char *text, const char *at)
 {
 	long n = number_at(text, NULL, INT_MAX);
 	char what[64];
@@ -394,6 +399,7 @@ static int status_descriptor(const char *text, const char *at)
 	join(what, sizeof what, "--status-fd ", text, NULL);
 	take_descriptor((int)n, what, &st);
 	status_start((int)n);
+	guard_descriptor(r, (int)n, what, &st);
 	return (int)n;
 }
 
@@ -460,7 +466,7 @@ static void apply_option(struct request *r, int id, const char *arg, const char 
 	case OPT_CLEARENV: r->env[r->nenv++] = NULL; break;
 	case OPT_SETENV: r->env[r->nenv++] = env_edit("--setenv", arg, 1, at); break;
 	case OPT_UNSETENV: r->env[r->nenv++] = env_edit("--unsetenv", arg, 0, at); break;
-	case OPT_STATUS_FD: r->status_fd = status_descriptor(arg, at); break;
+	case OPT_STATUS_FD: r->status_fd = status_descriptor(r, arg, at); break;
 	case 'v': r->verbose = 1; break;
 	case 'h': print_stdout(usage_text); exit(0);
 	case 'V': print_stdout("landlock-run " LR_VERSION "\n"); exit(0);
@@ -669,12 +675,13 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
  * what it started. --private-tmp: its directory is removed once nothing
  * the command started can write to it any more. --new-session from a
  * process group leader: setsid(2) works only in a child. --explain,
- * --learn: the tracer is a parent.
+ * --learn: the tracer is a parent. --status-fd: its end record is written
+ * once the whole tree is gone.
  */
 static int whole_tree(const struct request *r)
 {
 	return r->kill_tree || r->private_tmp || r->die_with_parent || tracing(r) ||
-	       (r->new_session && getpgrp() == getpid());
+	       r->status_fd >= 0 || (r->new_session && getpgrp() == getpid());
 }
 
 /* The supervisor, named for messages by the option that asked for it; it
@@ -685,7 +692,8 @@ static void start_supervisor(struct supervisor *sv, const struct request *r)
 		supervise_start(sv, r->learn ? "--learn" : "--explain",
 				"follow the command's paths and descriptors (/proc/PID)");
 	else
-		supervise_start(sv, "--kill-tree",
+		supervise_start(sv,
+				!r->kill_tree && r->status_fd >= 0 ? "--status-fd" : "--kill-tree",
 				"find what COMMAND leaves running (/proc/thread-self/children)");
 }
 

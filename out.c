@@ -25,15 +25,17 @@
 /*
  * The state the error path needs: the status descriptor, which main sets
  * once (status_start); executed: COMMAND has run, so a failure from now on
- * is the launcher's own after the fact; and what a failure must do before
- * the launcher exits (at_failure: the supervisor ends the tree).
+ * is the launcher's own after the fact; ender: this process writes the end
+ * record when it fails (L; S and COMMAND's process leave it to L); and what
+ * a failure must do before the launcher exits (at_failure: the supervisor
+ * ends the tree).
  */
 static struct {
 	int fd;
-	int executed;
+	int executed, ender;
 	void (*cleanup)(void *ctx, int code); /* at_failure */
 	void *ctx;
-} status = {-1, 0, NULL, NULL};
+} status = {-1, 0, 0, NULL, NULL};
 
 static void put(struct out *o, const char *s, size_t n)
 {
@@ -363,6 +365,8 @@ static __attribute__((noreturn)) void vfail(int code, const char *fmt, va_list *
 		status.cleanup = NULL; /* a failure in it fails once */
 		fn(status.ctx, code);
 	}
+	if (status.ender)
+		status_end(code << 8); /* a wait status: exited with CODE */
 	exit(code);
 }
 
@@ -474,6 +478,17 @@ void at_failure(void (*fn)(void *ctx, int code), void *ctx)
 void status_start(int fd)
 {
 	status.fd = fd;
+	status.ender = 1;
+}
+
+int status_open(void)
+{
+	return status.fd >= 0;
+}
+
+void status_forked(void)
+{
+	status.ender = 0;
 }
 
 /* Before exec: the pid COMMAND runs as (0: this process's) and what
@@ -518,6 +533,45 @@ static void status_failed(int code, const char *line, size_t len)
 	kv_int(&kv, "status", code);
 	kv_key(&kv, "error");
 	outf(&o, "\"%.*s\"", (int)len, line);
+	status_line(&kv);
+}
+
+/* A signal's name, as kill -l has it; a real-time one by number. */
+static const char *signal_name(int sig, char *buf)
+{
+	static const char *const names[] = {
+		"SIGHUP",  "SIGINT",	"SIGQUIT", "SIGILL",  "SIGTRAP",   "SIGABRT", "SIGBUS",
+		"SIGFPE",  "SIGKILL",	"SIGUSR1", "SIGSEGV", "SIGUSR2",   "SIGPIPE", "SIGALRM",
+		"SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP",   "SIGTSTP", "SIGTTIN",
+		"SIGTTOU", "SIGURG",	"SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH",
+		"SIGIO",   "SIGPWR",	"SIGSYS",
+	};
+	char num[24];
+
+	if (sig >= 1 && sig <= (int)(sizeof names / sizeof names[0]))
+		return names[sig - 1];
+	join(buf, 32, "SIG", decimal(sig, num), NULL);
+	return buf;
+}
+
+/*
+ * The end record, the last line, once nothing the command started is left:
+ * {"exit":N} or {"signal":"NAME"}, as the launcher exits (WAIT_STATUS, a
+ * wait status). End of file follows: the writer is the last holder.
+ */
+void status_end(int wait_status)
+{
+	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct kv kv = {.o = &o, .json = 1};
+	char buf[32];
+
+	status.ender = 0;
+	if (status.fd < 0)
+		return;
+	if ((wait_status & 0x7f) == 0)
+		kv_int(&kv, "exit", (wait_status >> 8) & 0xff);
+	else
+		kv_word(&kv, "signal", signal_name(wait_status & 0x7f, buf));
 	status_line(&kv);
 }
 

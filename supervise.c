@@ -37,6 +37,7 @@
 
 #include "fd.h"
 #include "out.h"
+#include "status.h"
 #include "supervise.h"
 #include "tmpdir.h"
 #include "where.h"
@@ -302,6 +303,7 @@ __attribute__((noreturn)) static void launcher_wait(struct supervisor *sv, pid_t
 	if (children >= 0)
 		end_tree(children, 0, NULL);
 	private_tmp_remove(sv->tmp); /* gone already, unless S was killed */
+	status_end(status);
 	exit_as(status);
 }
 
@@ -332,6 +334,7 @@ void supervise_start(struct supervisor *sv, const char *mode, const char *why)
 	if (s > 0)
 		launcher_wait(sv, s);
 	sv->self = getpid();
+	status_forked();
 	/* Out of the job's group, so that what signals the job does not reach
 	 * S; listening to L, which must not go unnoticed. */
 	if (setpgid(0, 0) || prctl(PR_SET_PDEATHSIG, SIGHUP, 0, 0, 0) ||
@@ -399,21 +402,62 @@ __attribute__((noreturn)) void supervise_exit(struct supervisor *sv)
 	st = sv->status;
 	if (relay.deadline && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		st = relay.ending;
+	/* L is gone (SIGKILL is all that ends it): the end record is S's */
+	if (relay.orphaned)
+		status_end(SIGKILL);
 	exit_as(st);
+}
+
+/* In COMMAND's process, failing before or at its exec: S is told. */
+static void exec_failed(void *ctx, int code)
+{
+	(void)code;
+	(void)!write(*(int *)ctx, "F", 1);
+}
+
+/*
+ * With --status-fd, S says {"exec":true} once COMMAND's exec succeeded,
+ * as the tracer does: COMMAND's process holds the write end of a
+ * close-on-exec pipe, which the exec closes, and a failure writes a byte
+ * to it first (the failure line is the process's own). An end of file
+ * with no byte is the exec; or a death by signal before it, which the end
+ * record then names.
+ */
+static void say_exec(struct supervisor *sv, int gate)
+{
+	ssize_t n;
+	char c;
+
+	do
+		n = read(gate, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(gate);
+	if (n == 0)
+		status_executed(sv->command);
 }
 
 /* The plain whole-tree run: in COMMAND's process, returns; S waits for
  * COMMAND, shares its stops, and ends the tree when it exits. */
 void supervise(struct supervisor *sv, int ruleset)
 {
-	int status;
+	int status, gate[2] = {-1, -1};
 	pid_t pid;
 
-	if (supervise_spawn(sv) == 0)
+	if (status_open() && pipe2(gate, O_CLOEXEC))
+		die_errno("%s: cannot make a pipe", sv->mode);
+	if (supervise_spawn(sv) == 0) {
+		sv->gate = gate[1];
+		if (gate[1] >= 0)
+			at_failure(exec_failed, &sv->gate);
 		return;
+	}
 	if (ruleset >= 0 && close(ruleset))
 		die_errno("%s: cannot close the Landlock ruleset", sv->mode);
 	supervise_signals(sv);
+	if (gate[0] >= 0) {
+		close(gate[1]);
+		say_exec(sv, gate[0]);
+	}
 	for (;;) {
 		pid = wait_for(-1, &status, WUNTRACED, sv->mode, "command");
 		if (pid != sv->command)

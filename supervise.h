@@ -20,6 +20,7 @@ struct supervisor {
 	int children;		 /* S's /proc/thread-self/children */
 	int status;		 /* COMMAND's wait status once reaped, else -1 */
 	uint64_t mask;		 /* the caller's signal mask, which COMMAND gets back */
+	int gate;		 /* in COMMAND's process: the exec's pipe (--status-fd) */
 	struct private_tmp *tmp; /* removed once the tree has ended, or NULL */
 };
 

@@ -259,19 +259,23 @@ teardown() {
 	run -0 "$PYTHON" -c 'import json, sys
 forged = [json.loads(l) for l in open(sys.argv[1])]
 real = [json.loads(l) for l in open(sys.argv[2])]
-assert len(forged) == 1 and sorted(forged[0]) == ["abi", "abi_used", "enforcement", "pid"], forged
-assert len(real) == 1 and real[0]["exec"] is False and real[0]["status"] == 125, real' forged real
+assert len(forged) == 3 and sorted(forged[0]) == ["abi", "abi_used", "enforcement", "pid"], forged
+assert forged[1:] == [{"exec": True, "pid": forged[0]["pid"]}, {"exit": 125}], forged
+assert len(real) == 2 and real[0]["exec"] is False and real[0]["status"] == 125, real
+assert real[1] == {"exit": 125}, real' forged real
 	grep -q '"error":"landlock-run: cannot open --rw path '"$d"'/nonexistent: No such file or directory"' real ||
 		fail "$(cat real)"
 }
 
 @test "--status-fd: the pid is the command's, 126 and 127 are failure lines, and the command never holds FD" {
 	run -0 "$LR" --status-fd 8 --ro / -- sh -c 'echo $$; test ! -e /proc/$$/fd/8 || echo holds' 8>st
-	assert_equal "$(cat st)" "{\"pid\":${lines[0]},\"abi\":$KABI,\"abi_used\":$KUSED,\"enforcement\":\"$(
+	assert_equal "$(sed -n 1p st)" "{\"pid\":${lines[0]},\"abi\":$KABI,\"abi_used\":$KUSED,\"enforcement\":\"$(
 		[ "$KUSED" -ge "$FULL_ABI" ] && echo full || echo partial)\"}"
+	assert_equal "$(sed -n '2,$p' st)" "{\"exec\":true,\"pid\":${lines[0]}}"$'\n''{"exit":0}'
 	assert_equal "${#lines[@]}" 1
 	run -127 "$LR" --status-fd 3 --ro / -- "$d/no-such-command" 3>st
 	assert_equal "$(sed -n 2p st)" "{\"exec\":false,\"status\":127,\"error\":\"landlock-run: cannot run $d/no-such-command: command not found\"}"
+	assert_equal "$(sed -n '3,$p' st)" '{"exit":127}'
 	printf '#!/bin/sh\n' >script
 	chmod 644 script
 	run -126 "$LR" --status-fd 3 --ro / -- "$d/script" 3>st
@@ -280,6 +284,83 @@ assert len(real) == 1 and real[0]["exec"] is False and real[0]["status"] == 125,
 	run -127 --separate-stderr "$LR" --status-fd 3 --ro / -- "$d/a\"b"$'\n' 3>st
 	"$PYTHON" -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1])]; assert l[1]["error"] == sys.argv[2], l' \
 		st "$stderr"
+}
+
+# The README's recipe once read 3>status.json from inside the workspace: a
+# file the command can append to, after the launcher's real lines.
+forged_failure='echo "{\"exec\":false,\"status\":125,\"error\":\"landlock-run: forged\"}" >>"$1/status.json"; touch "$1/ran"'
+
+# What the contract says of the status lines in FILE: "executed" when a pid
+# line came and no "exec":false line after it, else "not executed".
+contract() {
+	"$PYTHON" -c 'import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+pid = [i for i, o in enumerate(lines) if "pid" in o and "exec" not in o]
+failed = [i for i, o in enumerate(lines) if o.get("exec") is False]
+print("executed" if pid and not [i for i in failed if i > pid[0]] else "not executed")' "$1"
+}
+
+@test "attack: the command appends a forged failure to a status file it can write; refused before it runs" {
+	# Control: the status lines land in a file in the workspace (a pipe the launcher
+	# cannot see through): the command ran, and the file says it never did.
+	run -0 bash -o pipefail -c '"$1" --status-fd 3 --ro / --rw "$2" -- sh -c "$3" _ "$2" 3>&1 >/dev/null |
+		cat >>"$2/status.json"' _ "$LR" "$d/ws" "$forged_failure"
+	assert_exist ws/ran
+	grep -q '"error":"landlock-run: forged"' ws/status.json || fail "$(cat ws/status.json)"
+	assert_equal "$(contract ws/status.json)" "not executed"
+	rm ws/ran ws/status.json
+	# The recipe as it was: refused with 125 before the command runs, the reason on the descriptor.
+	run -125 --separate-stderr "$LR" --status-fd 3 --ro / --rw "$d/ws" -- sh -c "$forged_failure" _ "$d/ws" \
+		3>ws/status.json
+	assert_one_launcher_line
+	[[ $stderr == "landlock-run: --status-fd 3: --rw $d/ws lets COMMAND write its file $d/ws/status.json, and forge the status: hand over a pipe or a socket"* ]] ||
+		fail "$stderr"
+	assert_not_exist ws/ran
+	assert_equal "$(tail -n1 ws/status.json)" '{"exit":125}'
+	# Judged by inode: through a symlink to the workspace, through a grant above it, a second name.
+	ln -s "$d/ws" link
+	run -125 --separate-stderr "$LR" --status-fd 3 --ro / --rw "$d" -- true 3>link/status.json
+	[[ $stderr == *"--status-fd 3: --rw $d lets COMMAND write its file $d/ws/status.json"* ]] || fail "$stderr"
+	: >out/st && ln out/st ws/st2
+	run -125 --separate-stderr "$LR" --status-fd 3 --ro / --rw "$d/ws" -- true 3>>out/st
+	[[ $stderr == *"--status-fd 3: its file has 2 names (hard links)"* ]] || fail "$stderr"
+	rm -f ws/st2 out/st ws/status.json
+	# The fixed recipe: a pipe the command does not hold, or a file outside every write grant.
+	run -0 bash -o pipefail -c '"$1" --status-fd 3 --ro / --rw "$2" -- sh -c "$3" _ "$2" 3>&1 >/dev/null |
+		cat >"$4/st"' _ "$LR" "$d/ws" "$forged_failure" "$d/out"
+	assert_exist ws/ran
+	assert_equal "$(contract out/st)" executed
+	assert_equal "$(tail -n1 out/st)" '{"exit":0}'
+	rm ws/ran
+	run -0 "$LR" --status-fd 3 --ro / --rw "$d/ws" -- sh -c "$forged_failure" _ "$d/ws" 3>out/st2
+	assert_equal "$(contract out/st2)" executed
+	refute grep -q forged out/st2
+}
+
+@test "--status-fd: the end record comes once the whole tree is gone, then end of file: exit, signal, traced" {
+	left='sleep 300 & echo $! >"$1/left"; '
+	for mode in "" --explain; do
+		# the pipeline ends at the end of file: by then the leftover is gone
+		run -3 bash -o pipefail -c '"$1" --status-fd 3 $4 --ro / --rw "$2" -- sh -c "$3 exit 3" _ "$2" \
+			3>&1 >/dev/null | cat >"$2/../out/st"' _ "$LR" "$d/ws" "$left" "$mode"
+		assert_equal "$(tail -n1 out/st)" '{"exit":3}'
+		run ! kill -0 "$(cat ws/left)"
+		grep -q '^{"exec":true,"pid":' out/st || fail "$(cat out/st)"
+		run -143 "$LR" --status-fd 3 $mode --ro / -- sh -c 'kill -TERM $$' 3>out/st
+		assert_equal "$(tail -n1 out/st)" '{"signal":"SIGTERM"}'
+		run -137 "$LR" --status-fd 3 $mode --ro / -- sh -c 'kill -KILL $$' 3>out/st
+		assert_equal "$(tail -n1 out/st)" '{"signal":"SIGKILL"}'
+	done
+	# The launcher killed: the supervisor ends the tree and says how the run ended.
+	"$LR" --status-fd 3 --ro / -- sleep 300 3>out/st &
+	l=$!
+	for _ in $(seq 100); do grep -q exec out/st && break; sleep 0.05; done
+	kill -KILL "$l"
+	for _ in $(seq 100); do grep -q signal out/st && break; sleep 0.05; done
+	assert_equal "$(tail -n1 out/st)" '{"signal":"SIGKILL"}'
+	pid=$(sed -n 's/^{"exec":true,"pid":\([0-9]*\)}$/\1/p' out/st)
+	[ -n "$pid" ] || fail "$(cat out/st)"
+	run ! kill -0 "$pid"
 }
 
 @test "--status-fd with --explain and --learn: the child's pid, then exec:true; a failure after exec says so" {

@@ -343,7 +343,7 @@ export type Enforcement = 'full' | 'partial' | 'none';
 /** COMMAND was executed (under `enforcement`); the launcher may still have failed after it ran. */
 export interface ConfinedExecuted {
 	executed: true;
-	/** The pid COMMAND runs as: the launcher's own, or with explain/explainJson/learn its child's. */
+	/** The pid COMMAND runs as: a child of the launcher's (which stays outside with `--status-fd`). */
 	pid: number;
 	/** The kernel's Landlock ABI. */
 	abi: number;
@@ -381,8 +381,8 @@ export interface Confined {
 	/** The launcher's process (with its stdio as you asked for it, and the status pipe at stdio[3]). */
 	child: ConfinedChild;
 	/**
-	 * Settles when the status descriptor reaches EOF: for a plain run at COMMAND's exec (or the
-	 * launcher's failure); with explain, explainJson or learn, when the launcher exits. Never
+	 * Settles when the status descriptor reaches EOF, once the whole tree has ended (with
+	 * `--status-fd` the launcher stays COMMAND's parent) or the launcher failed. Never
 	 * rejects. Attach to child's streams before awaiting it: Node drops what an exited child's
 	 * unread pipes hold.
 	 */
