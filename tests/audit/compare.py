@@ -26,6 +26,7 @@ the answer: a successful `> /dev/stdout` names /proc/PID/fd that way).
 import os
 import platform
 import re
+import subprocess
 
 from auditlog import AUDIT_LANDLOCK_ACCESS, AUDIT_PATH, AUDIT_SYSCALL
 
@@ -207,11 +208,14 @@ def read_not_explained(path):
     return entries
 
 
-def readme_paragraph(readme):
-    """The README's paragraph that starts "Not explained:", spaces folded."""
-    text = open(readme, encoding="utf-8").read()
-    m = re.search(r"^Not explained:.*?(?=\n\s*\n)", text, re.S | re.M)
-    return " ".join(m.group(0).split()) if m else ""
+def man_sentence(page):
+    """The man page's sentence of what --explain does not explain (the contract's
+    home: the README is the newcomer's page), rendered, spaces folded, lower case."""
+    text = subprocess.run(["man", "-l", page], capture_output=True, text=True, check=True,
+                          env={**os.environ, "MANWIDTH": "2000", "MAN_KEEP_FORMATTING": ""}).stdout
+    text = " ".join(re.sub(r".\x08", "", text).split())
+    m = re.search(r"Calls made through another.*?are not explained", text)
+    return m.group(0).lower() if m else ""
 
 
 # --- one run --------------------------------------------------------------
