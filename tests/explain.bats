@@ -371,3 +371,21 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 	kill "$bg"
 	rm -rf "$pub"
 }
+
+@test "/dev/tty opened without a controlling terminal (bash -c at start): the driver refuses it anyway, not reported" {
+	# Control: unconfined the open fails with ENXIO, not EACCES: nothing to grant.
+	run -1 setsid -w "$HELPERS/tty" ctty </dev/null
+	assert_output ENXIO
+	setsid -w "$LR" --explain --ro / -- bash -c 'exit 4' </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 || status=$?
+	assert_equal "$status" 4
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" ""
+	# Beside it, in the same run, a denial of another device is still reported.
+	setsid -w "$LR" --explain --ro / -- bash -c 'echo > /dev/null; exit 4' </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 || true
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --partial "landlock-run denied: write_file /dev/null (openat by bash["
+	refute_output --partial /dev/tty
+	# Control: with a controlling terminal the same open is the sandbox's, and reported.
+	run "$HELPERS/tty" run "$LR" --explain --ro / -- bash -c 'exit 4'
+	assert_equal "$status" 4
+	assert_output --partial "landlock-run denied: write_file /dev/tty (openat by bash["
+}

@@ -496,7 +496,8 @@ void explain_call(struct explainer *e, struct call_result *r)
 		if (!known && read_who(r->tid, &w))
 			return; /* the process is gone */
 		known = 1;
-		if (n->kind == NEED_FS && mode_refuses(&w, n->anchor, refused))
+		if (n->kind == NEED_FS &&
+		    (mode_refuses(&w, n->anchor, refused) || driver_refuses(r->tid, n->object)))
 			continue;
 		if (n->kind == NEED_SCOPE && n->number && !may_signal(&w, n->number))
 			continue;

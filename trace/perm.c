@@ -1,13 +1,15 @@
 /*
  * What the kernel refuses before Landlock has a say, so that --explain does
  * not blame the sandbox for it: the mode bits of a file for the caller's
- * filesystem ids and groups, and the credentials a signal needs. The ids
+ * filesystem ids and groups, the credentials a signal needs, and a driver
+ * that refuses anyway (/dev/tty without a terminal). The ids
  * and capabilities are the tracee's, from /proc/TID/status.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 
 #include "tracer.h"
@@ -151,4 +153,19 @@ int may_signal(const struct who *w, long pid)
 			if (nth(w->uid, i) == nth(uid, j))
 				return 1;
 	return 0;
+}
+
+/*
+ * An open of /dev/tty (the character device 5:0, whatever it is called)
+ * by a process with no controlling terminal: the driver answers ENXIO
+ * unconfined, so the sandbox's EACCES refused nothing the command could
+ * have had (bash opens it at start to ask, under every harness). From
+ * /proc/TID/stat's tty_nr (tracee.c).
+ */
+int driver_refuses(pid_t tid, const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(5, 0) &&
+	       proc_tty(tid) == 0;
 }

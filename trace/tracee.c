@@ -132,6 +132,27 @@ int proc_status(pid_t tid, const char *key, char *out, size_t size)
 	return proc_field(path, key, out, size);
 }
 
+/* TID's controlling terminal, tty_nr of /proc/TID/stat (0: none), the
+ * fifth field after the name's closing ')'; -1 when it cannot be read. */
+int proc_tty(pid_t tid)
+{
+	char path[PATH_MAX + 64], buf[1024], *s;
+	ssize_t n;
+	int fd, i;
+
+	proc_path(path, tid, "/stat", "");
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	s = strrchr(buf, ')');
+	for (i = 0; s && i < 5; i++)
+		s = strchr(s + 1, ' ');
+	return s ? (int)strtol(s + 1, NULL, 10) : -1;
+}
+
 /* The calls of processes that made themselves non-dumpable, and the first of
  * them, FIRST: one line, as the report HOW words it. */
 void put_unseen(struct out *o, enum unseen_words how, unsigned long calls, const struct who *first)

@@ -4,7 +4,8 @@
  * them, never in a circle:
  *   trace.c    the unconfined parent: ptrace loop, signals, exit status
  *   explain.c  was a failed call the sandbox's doing? one report per denial
- *   perm.c     what the kernel refuses anyway: mode bits, signal credentials
+ *   perm.c     what the kernel refuses anyway: mode bits, signal credentials,
+ *              /dev/tty without a terminal
  *   learn.c    what a run used, written as an @FILE policy
  *   calls.c    the table of watched system calls: what each one needs
  *   tracee.c   the tracee's memory, paths and /proc entries, seen from outside
@@ -140,6 +141,7 @@ int read_string(pid_t tid, uint64_t addr, char *buf); /* PATH_MAX bytes */
 int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int follow);
 int proc_field(const char *file, const char *key, char *out, size_t size);
 int proc_status(pid_t tid, const char *key, char *out, size_t size);
+int proc_tty(pid_t tid); /* tty_nr: 0 without a controlling terminal; -1 */
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
 int set_arg5(pid_t tid, uint64_t value); /* TRACE_MARK, or the value to put back */
@@ -159,6 +161,7 @@ struct who {
 int read_who(pid_t tid, struct who *w);
 int mode_refuses(const struct who *w, const char *path, uint64_t rights);
 int may_signal(const struct who *w, long pid);
+int driver_refuses(pid_t tid, const char *path); /* /dev/tty without a terminal */
 
 /* report.c: a report file, written beside its target and renamed over it */
 struct report {
