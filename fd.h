@@ -10,6 +10,17 @@
 
 #include <stdint.h>
 
+/* getdents64(2)'s record. */
+struct dir_record {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+#include <stdint.h>
+
 int open_at(int dirfd, const char *path, int flags, int no_symlinks);
 /* openat2(2) of FLAGS | O_CLOEXEC, with openat2's RESOLVE_* flags. */
 int open_resolved(int dirfd, const char *path, int flags, uint64_t resolve);

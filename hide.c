@@ -43,15 +43,6 @@
 #define HIDDEN_DEPTH 256
 #define HIDDEN_NAME  (2 * PATH_MAX + 48) /* name_inode's */
 
-/* getdents64(2)'s record. */
-struct dir_record {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
 void add_hidden(struct request *r, const char *path)
 {
 	r->hidden[r->nhidden++].path = path;

@@ -40,15 +40,6 @@
 
 static const char *const tmp_vars[TMP_VARS] = {"TMPDIR=", "TMP=", "TEMP=", "TEMPDIR="};
 
-/* getdents64(2)'s record. */
-struct dir_record {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
 /* A grant asks for the host's /tmp (CANON, canonical): it names /tmp, or
  * gives more than reading beneath a directory that holds it (--hide could
  * not walk around /tmp there without taking away making files). A grant
