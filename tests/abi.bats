@@ -210,7 +210,7 @@ assert_only_policy_lines() {
 	assert_only_policy_lines
 	local -a err
 	mapfile -t err <<<"$stderr"
-	assert_equal "${#err[@]}" 18
+	assert_equal "${#err[@]}" 19
 	assert_equal "${err[0]}" "landlock-run policy: abi=$KABI"
 	assert_equal "${err[1]}" "landlock-run policy: abi_used=$USED"
 	assert_equal "${err[2]}" "landlock-run policy: errata=$KERRATA"
@@ -225,10 +225,11 @@ assert_only_policy_lines() {
 	assert_equal "${err[11]}" "landlock-run policy: network_confined=nothing"
 	assert_equal "${err[12]}" "landlock-run policy: network=none"
 	assert_equal "${err[13]}" "landlock-run policy: baseline=$(baseline_groups)"
-	assert_equal "${err[14]}" "landlock-run policy: scopes="
-	assert_equal "${err[15]}" "landlock-run policy: log="
-	assert_equal "${err[16]}" "$(grant_line --ro / execute,read_file,read_dir)"
-	assert_equal "${err[17]}" "$(grant_line --rw a "$FS_ALL")"
+	assert_equal "${err[14]}" "landlock-run policy: no_unix=no"
+	assert_equal "${err[15]}" "landlock-run policy: scopes="
+	assert_equal "${err[16]}" "landlock-run policy: log="
+	assert_equal "${err[17]}" "$(grant_line --ro / execute,read_file,read_dir)"
+	assert_equal "${err[18]}" "$(grant_line --rw a "$FS_ALL")"
 }
 
 @test "--verbose is -v" {
