@@ -160,8 +160,8 @@ test('the README example runs as written', () => {
 	}
 });
 
-test('the README\'s local-install recipe works as written', () => {
-	const md = readFileSync(join(LR_ROOT, 'README.md'), 'utf8');
+test('docs/development.md\'s local-install recipe works as written', () => {
+	const md = readFileSync(join(LR_ROOT, 'docs', 'development.md'), 'utf8');
 	const recipe = md.slice(md.indexOf('To use a local build')).match(/```sh\n[^\n]*\n([\s\S]*?)```/)[1];
 	const dir = scratch('recipe');
 	writeFileSync(join(dir, 'package.json'), '{"name":"recipe","version":"0.0.0","private":true}');
