@@ -59,13 +59,13 @@ c_no_network() {
 	kill $server 2>/dev/null
 	wait $server 2>/dev/null
 }
-# the status descriptor: the pid line of a run that executes, and the failure
-# line (with its stderr line) of one that does not
+# the status descriptor: the pid line, the exec line and the end record of a run
+# that executes, and the failure line (with its stderr line) of one that does not
 c_status_fd() {
 	r $LR --status-fd 3 --rw $T/ok -- true 3>$T/status
 	want_rc 0
 	case $(cat $T/status) in
-	'{"pid":'*',"abi":'*',"abi_used":'*',"enforcement":"'*'"}') ;;
+	'{"pid":'*',"abi":'*',"abi_used":'*',"enforcement":"'*'"}'*'{"exec":true,"pid":'*'{"exit":0}') ;;
 	*) no "--status-fd: [$(cat $T/status)]" ;;
 	esac
 	r $LR --status-fd 3 --rw $T/missing -- true 3>$T/status
