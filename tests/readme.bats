@@ -61,6 +61,11 @@ paste_recipe() {
 	assert_file_not_exists "$BATS_TEST_TMPDIR/home/outside.txt"
 	paste_recipe "$PYTHON -c 'import socket; socket.socket(socket.AF_INET)'" "$first"
 	assert_failure
+	# nor a UNIX socket (an ssh-agent's, docker.sock, a relay out): control first
+	run "$PYTHON" -c 'import socket; socket.socket(socket.AF_UNIX)'
+	assert_success
+	paste_recipe "$PYTHON -c 'import socket; socket.socket(socket.AF_UNIX)'" "$first"
+	assert_failure
 	# Temporary files go to a directory of the run's own, gone afterwards; the
 	# host's /tmp (another program's file there) is out of reach. Control: without
 	# the launcher the file reads.
