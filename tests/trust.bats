@@ -302,9 +302,11 @@ print("executed" if pid and not [i for i in failed if i > pid[0]] else "not exec
 
 @test "attack: the command appends a forged failure to a status file it can write; refused before it runs" {
 	# Control: the status lines land in a file in the workspace (a pipe the launcher
-	# cannot see through): the command ran, and the file says it never did.
+	# cannot see through): the command ran, and the file says it never did. The
+	# command waits for cat to append the pid line, as an attacker would.
+	local after_pid='for i in $(seq 500); do grep -q "\"pid\"" "$1/status.json" 2>/dev/null && break; sleep 0.01; done; '
 	run -0 bash -o pipefail -c '"$1" --status-fd 3 --ro / --rw "$2" -- sh -c "$3" _ "$2" 3>&1 >/dev/null |
-		cat >>"$2/status.json"' _ "$LR" "$d/ws" "$forged_failure"
+		cat >>"$2/status.json"' _ "$LR" "$d/ws" "$after_pid$forged_failure"
 	assert_exist ws/ran
 	grep -q '"error":"landlock-run: forged"' ws/status.json || fail "$(cat ws/status.json)"
 	assert_equal "$(contract ws/status.json)" "not executed"

@@ -26,6 +26,7 @@ the answer: a successful `> /dev/stdout` names /proc/PID/fd that way).
 import os
 import platform
 import re
+import stat
 import subprocess
 
 from auditlog import AUDIT_LANDLOCK_ACCESS, AUDIT_PATH, AUDIT_SYSCALL
@@ -73,6 +74,17 @@ def fs_object(path):
     return m.group(1) if m else path
 
 
+def _is_dev_tty(path, ino):
+    """PATH (the record's name, ino) is the character device 5:0: /dev/tty,
+    which the driver refuses with ENXIO to a process with no controlling
+    terminal (the record carries no PATH record: items=0)."""
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError):
+        return False
+    return stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(5, 0) and st.st_ino == ino
+
+
 class KernelDenial:
     """One AUDIT_LANDLOCK_ACCESS record with what its event says of the call."""
 
@@ -92,6 +104,8 @@ class KernelDenial:
         self.pid = int(s["pid"]) if "pid" in s else None
         self.uid = int(s["uid"]) if "uid" in s else None
         self.comm = s.get("comm")
+        self.tty = s.get("tty")
+        self.ino = int(f["ino"]) if f.get("ino", "").isdigit() else None
         self.proc_uid = sysc.proc_uid if sysc else None
         self.pids = {self.pid}  # of every record of the same denial in the run
         self.calls = {self.syscall}
@@ -126,6 +140,8 @@ class KernelDenial:
         if self.rights == {"make_reg"} and self.syscall in NR_OPENS and \
                 any(p.get("nametype") == "NORMAL" and p.get("inode") for p in self.paths):
             return "make_reg of an open whose name existed (the kernel dropped the answer)"
+        if self.tty == "(none)" and _is_dev_tty(self.obj, self.ino):
+            return "an open of /dev/tty with no controlling terminal (the driver answers ENXIO)"
         return None
 
 
