@@ -6,6 +6,7 @@
  *
  *   edgeop create PATH          open(PATH, O_CREAT|O_WRONLY)
  *   edgeop read PATH            open(PATH, O_RDONLY)
+ *   edgeop bind PATH            bind a unix stream socket to PATH (it makes the socket file)
  *   edgeop tmpfile DIR          open(DIR, O_TMPFILE|O_WRONLY): an unnamed file in DIR
  *   edgeop tmplink DIR PATH     the same, then linkat it to PATH through /proc/self/fd
  *   edgeop uring-create PATH    io_uring_setup, then IORING_OP_OPENAT(O_CREAT|O_WRONLY)
@@ -32,7 +33,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,6 +113,19 @@ static int op_create(char **a)
 static int op_read(char **a)
 {
 	return outcome(open(a[0], O_RDONLY | O_CLOEXEC));
+}
+
+static int op_bind(char **a)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		setup_failed("socket");
+	if (strlen(a[0]) >= sizeof sa.sun_path)
+		setup_failed("sun_path");
+	strcpy(sa.sun_path, a[0]);
+	return outcome(bind(fd, (struct sockaddr *)&sa, sizeof sa));
 }
 
 /* int 0x80 reads 32-bit pointers: the path is copied below 4 GiB first. */
@@ -266,6 +282,7 @@ static const struct op {
 } ops[] = {
 	{"create", 1, op_create},
 	{"read", 1, op_read},
+	{"bind", 1, op_bind},
 	{"tmpfile", 1, op_tmpfile},
 	{"tmplink", 2, op_tmplink},
 	{"uring-create", 1, op_uring_create},

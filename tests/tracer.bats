@@ -301,3 +301,29 @@ EACCES"
 		[ ! -e "$pub/no/f" ] && [ ! -e "$pub/no/g" ]
 	done
 }
+
+@test "a non-dumpable process's denied unix socket bind is counted too (ssh-agent's): as nobody (its memory closed) and as root (its /proc closed)" {
+	local pub edgeop run_as
+	as_nobody
+	pub=$(mktemp -d /tmp/landlock-run-tracer.XXXXXX)
+	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
+	mkdir "$pub/no" "$pub/report"
+	chmod 755 "$pub"
+	chmod 777 "$pub/no"
+	edgeop=$HELPERS/edgeop
+	for run_as in root nobody; do
+		as=()
+		[ "$run_as" = root ] || as=("${AS_NOBODY[@]}")
+		[ "$run_as" = root ] || chown 65534:65534 "$pub/report"
+		J=$pub/report/denials.json
+		rm -f "$J"
+		# Control: the same bind by a dumpable process is explained.
+		explain --ro / -- sh -c '"$1" nodump bind "$2/s"; "$1" bind "$2/g"' _ "$edgeop" "$pub/no"
+		assert_equal "$output" "EACCES
+EACCES"
+		assert_equal "$denied" "make_sock $pub/no/g (bind by edgeop): allow with --rw $pub/no"
+		assert_regex "$(tail -n 1 <<<"$stderr")" '^landlock-run explain: 1 failed calls of processes that made themselves non-dumpable, such as edgeop\[[0-9]+\], could not be examined$'
+		assert_equal "$(tail -n 1 <<<"$json")" "(1 calls of edgeop not seen)"
+		[ ! -e "$pub/no/s" ] && [ ! -e "$pub/no/g" ]
+	done
+}

@@ -408,8 +408,10 @@ static void unix_needs(struct call_result *r, const struct sockaddr_un *sa, size
 		return;
 	}
 	copy_span(path, sizeof path, sa->sun_path, strnlen(sa->sun_path, n));
-	if (tracee_target(&o, r->tid, AT_FDCWD, path, r->call != CALL_bind))
+	if (tracee_target(&o, r->tid, AT_FDCWD, path, r->call != CALL_bind)) {
+		r->unseen |= o.unseen; /* a non-dumpable process's socket is counted */
 		return;
+	}
 	if (r->call == CALL_bind)
 		add_fs(r, FS(MAKE_SOCK), o.object, o.parent, 0);
 	else if (r->call != CALL_bind && o.exists == 1)
@@ -437,8 +439,10 @@ static void address_needs(struct call_result *r, const struct call *c, uint64_t 
 	if (!addr || len < sizeof sa.ss_family)
 		return;
 	len = len < sizeof sa ? len : sizeof sa; /* the kernel's own limit */
-	if (read_tracee(r->tid, addr, &sa, len) != (ssize_t)len)
+	if (read_tracee(r->tid, addr, &sa, len) != (ssize_t)len) {
+		r->unseen |= errno == EPERM; /* a non-dumpable process's memory */
 		return;
+	}
 	if (sa.ss_family == AF_UNIX)
 		unix_needs(r, (const struct sockaddr_un *)&sa, len);
 	if (sa.ss_family != AF_INET && sa.ss_family != AF_INET6)
@@ -464,6 +468,8 @@ static void find_sendmsg(struct call_result *r, const struct call *c)
 
 	if (read_tracee(r->tid, r->args[c->path], &msg, sizeof msg) == sizeof msg)
 		address_needs(r, c, (uint64_t)(uintptr_t)msg.msg_name, msg.msg_namelen);
+	else
+		r->unseen |= errno == EPERM;
 }
 
 static void find_signal(struct call_result *r, const struct call *c)
