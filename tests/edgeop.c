@@ -280,14 +280,10 @@ static const struct op {
 	int nargs;
 	int (*run)(char **arg);
 } ops[] = {
-	{"create", 1, op_create},
-	{"read", 1, op_read},
-	{"bind", 1, op_bind},
-	{"tmpfile", 1, op_tmpfile},
-	{"tmplink", 2, op_tmplink},
-	{"uring-create", 1, op_uring_create},
-	{"threads", 2, op_threads},
-	{"i386-create", 1, op_i386_create},
+	{"create", 1, op_create},   {"read", 1, op_read},
+	{"bind", 1, op_bind},	    {"tmpfile", 1, op_tmpfile},
+	{"tmplink", 2, op_tmplink}, {"uring-create", 1, op_uring_create},
+	{"threads", 2, op_threads}, {"i386-create", 1, op_i386_create},
 };
 
 /* argv[0] is OP; -1 when it names no operation with that many arguments. */
