@@ -39,6 +39,11 @@
  * a rule, and a launch must not spend seconds on one huge directory. */
 #define MAX_ENTRIES 16384
 
+/* The largest record getdents64 makes (a name of NAME_MAX bytes): a listing
+ * of a file system that fills the buffer while the next record fits (those
+ * listing_tells_inodes names) is whole when it leaves room for one more. */
+#define MAX_RECORD ((offsetof(struct dir_record, name) + NAME_MAX + 1 + 7) & ~(size_t)7)
+
 /* Directories above a hidden path, itself included, at most. */
 #define HIDDEN_DEPTH 256
 #define HIDDEN_NAME  (2 * PATH_MAX + 48) /* name_inode's */
@@ -255,6 +260,56 @@ static size_t up_len(const char *canon, size_t len)
 }
 
 /*
+ * A walk up, as Landlock walks (".." crosses mount points as the kernel's
+ * walk does): one fstatat of "..", "../.." and so on per level, not an open,
+ * an fstat and a close; every UP_STEPS levels it opens where it is, to keep
+ * the path short.
+ */
+#define UP_STEPS 64
+struct up_walk {
+	int fd;	   /* where the ".." chain starts, owned */
+	int steps; /* its length; -1: the first step is fd itself */
+	char path[UP_STEPS * 3];
+};
+
+/* A walk up from FD (taken, whose mode ST has; canonical path CANON, LEN
+ * bytes): a file's first step is its directory by its canonical path. */
+static int up_begin(struct up_walk *walk, int fd, const struct stat *st, const char *canon,
+		    size_t len)
+{
+	walk->fd = fd;
+	walk->steps = 0;
+	if (S_ISDIR(st->st_mode))
+		return 0;
+	walk->fd = open_up(fd, st, canon, len);
+	walk->steps = -1;
+	close(fd);
+	return walk->fd < 0 ? -1 : 0;
+}
+
+/* One level up, into ST: 0, or -1 with errno set. */
+static int up_step(struct up_walk *walk, struct stat *st)
+{
+	int fd;
+
+	if (walk->steps < 0) {
+		walk->steps = 0;
+		return fstat(walk->fd, st);
+	}
+	if (walk->steps == UP_STEPS) {
+		if ((fd = openat(walk->fd, walk->path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return -1;
+		close(walk->fd);
+		walk->fd = fd;
+		walk->steps = 0;
+	}
+	if (walk->steps)
+		walk->path[walk->steps * 3 - 1] = '/';
+	memcpy(walk->path + walk->steps++ * 3, "..", 3); /* "../.." for two */
+	return fstatat(walk->fd, walk->path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
  * Hidden path I's inode (when it exists, SELF) and those of every directory
  * above it, FD (closed here) being the first, LEN bytes of its canon. A
  * directory met already, and everything above it, is there.
@@ -263,12 +318,12 @@ static void add_inodes(struct request *r, size_t i, int fd, size_t len, int self
 {
 	const struct hidden *h = &r->hidden[i];
 	struct hidden_inode *hi;
+	struct up_walk walk;
 	struct stat st;
-	int up;
 
-	for (;; self = 0, len = up_len(h->canon, len)) {
-		if (fstat(fd, &st))
-			die_errno("cannot open %s path %s", "--hide", h->path);
+	if (fstat(fd, &st))
+		die_errno("cannot open %s path %s", "--hide", h->path);
+	for (;;) {
 		hi = (struct hidden_inode *)find_inode(r, st.st_dev, st.st_ino);
 		if (hi) {
 			hi->self |= self;
@@ -279,15 +334,17 @@ static void add_inodes(struct request *r, size_t i, int fd, size_t len, int self
 			    HIDDEN_DEPTH);
 		r->hidden_inodes[r->nhidden_inodes++] =
 			(struct hidden_inode){st.st_dev, st.st_ino, i, len, self};
-		up = open_up(fd, &st, h->canon, len);
-		if (up < 0)
-			die_errno("cannot open the directory above %s path %s", "--hide", h->path);
-		close(fd);
-		fd = up;
 		if (len == 1)
 			break; /* / is its own parent */
+		if (fd >= 0 && up_begin(&walk, fd, &st, h->canon, len))
+			die_errno("cannot open the directory above %s path %s", "--hide", h->path);
+		fd = -1;
+		self = 0;
+		len = up_len(h->canon, len);
+		if (up_step(&walk, &st))
+			die_errno("cannot open the directory above %s path %s", "--hide", h->path);
 	}
-	close(fd);
+	close(fd >= 0 ? fd : walk.fd);
 }
 
 static void resolve_one(struct request *r, size_t i, char *canon)
@@ -364,9 +421,9 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 {
 	char name[HIDDEN_NAME];
 	const struct hidden_inode *hi;
+	struct up_walk walk;
 	struct stat st;
 	size_t at = len;
-	int up;
 
 	if (fstat(fd, &st))
 		die_errno("cannot check %s path %s", g->option, g->path);
@@ -378,12 +435,14 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 		    g->option, g->path, S_ISDIR(st.st_mode) ? "directory" : "file", name);
 	}
 	/* and what is above it: a hidden path there is one it lies within */
-	for (fd = dup(fd); fd >= 0 && at > 1;) {
-		up = open_up(fd, &st, canon, at);
-		close(fd);
-		fd = up;
+	if (at <= 1)
+		return;
+	fd = dup(fd);
+	if (fd < 0 || up_begin(&walk, fd, &st, canon, at))
+		die_errno("cannot check %s path %s", g->option, g->path);
+	while (at > 1) {
 		at = up_len(canon, at);
-		if (fd < 0 || fstat(fd, &st))
+		if (up_step(&walk, &st))
 			die_errno("cannot check %s path %s", g->option, g->path);
 		hi = find_inode(r, st.st_dev, st.st_ino);
 		if (hi && hi->self && !implicit_inode(r, &st))
@@ -392,7 +451,7 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 			    "what is hidden",
 			    g->option, g->path, r->hidden[hi->hidden].path, (int)at, canon);
 	}
-	if (fd < 0 || close(fd))
+	if (close(walk.fd))
 		die_errno("cannot check %s path %s", g->option, g->path);
 }
 
@@ -490,6 +549,7 @@ struct walk {
 	size_t rules;
 	dev_t dev;	/* of the directory listed now, */
 	int listed_ino; /* whose listing tells each entry's inode as fstat would */
+	int known_fs;	/* listed_ino is known for dev */
 };
 
 /* A directory gets every right of the grant, anything else its file rights
@@ -593,18 +653,20 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 	struct stat st;
 	int dir;
 
-	close_batch(&w->batch); /* room for the directory under a low descriptor limit */
 	dir = open_on_way(w, h->canon, len);
-
+	if (made_room(&w->batch, dir)) /* under a low descriptor limit */
+		dir = open_on_way(w, h->canon, len);
 	if (dir < 0 && errno == ENOENT)
 		return 0;
 	if (dir < 0 && errno == EACCES)
 		return 1; /* the caller cannot list it: nothing in it is granted */
 	if (dir < 0 || fstat(dir, &st))
 		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
+	if (!w->known_fs || st.st_dev != w->dev) /* one fstatfs per file system */
+		w->listed_ino = listing_tells_inodes(dir);
 	w->dev = st.st_dev;
-	w->listed_ino = listing_tells_inodes(dir);
-	while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+	w->known_fs = 1;
+	while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0) {
 		for (off = 0; off < n; off += ((const struct dir_record *)(buf + off))->reclen) {
 			const struct dir_record *d = (const void *)(buf + off);
 
@@ -618,6 +680,11 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 			    !leads_to_hidden(&w->p->asked, h->canon, len, d->name))
 				add_entry(w, h, len, dir, d);
 		}
+		if (w->listed_ino && (size_t)n + MAX_RECORD <= sizeof buf) {
+			n = 0; /* whole: the call that says so is saved */
+			break;
+		}
+	}
 	if (n < 0 || close(dir))
 		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
 	return 1;
@@ -627,7 +694,7 @@ size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t 
 		    hide_rule_fn *fn, void *ctx, struct out *verbose)
 {
 	const struct request *r = &p->asked;
-	struct walk w = {p, fd, strlen(canon), rights, fn, ctx, verbose, 0, {.n = 0}, 0, 0, 0};
+	struct walk w = {p, fd, strlen(canon), rights, fn, ctx, verbose, 0, {.n = 0}, 0, 0, 0, 0};
 	const char *h, *slash;
 	size_t len;
 

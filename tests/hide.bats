@@ -151,6 +151,21 @@ in_mounts() {
 	assert_output GH-TOKEN # what is around stays readable
 }
 
+@test "by inode: a bind mount of a directory further up than the home, at an entry of the home, gets no rule" {
+	local t=$BATS_TEST_TMPDIR
+	# control: beneath the entry the key is there by another name
+	in_mounts 'mount --bind "$BATS_TEST_TMPDIR" "$H/docs" && "$LR" --ro / -- cat "$H/docs/home/.ssh/id_ed25519"'
+	assert_output SECRET-KEY
+	# the walk up from the hidden directory, and from a hidden file, names every level
+	for hidden in "$H/.ssh" "$S"; do
+		in_mounts "mount --bind \"\$BATS_TEST_TMPDIR\" \"\$H/docs\" && \"\$LR\" -v --ro / --hide $hidden -- cat \"\$H/docs/home/.ssh/id_ed25519\""
+		assert_failure
+		refute_output --partial SECRET-KEY
+		[[ $stderr == *"landlock-run hide: $H/docs is the same inode as $t, a directory above --hide $hidden: it gets no rule"* ]] ||
+			fail "no -v line for the alias of $t (--hide $hidden): $stderr"
+	done
+}
+
 @test "by inode: a grant through a bind mount of the home, or of the hidden path, is refused naming both" {
 	local a=$BATS_TEST_TMPDIR/alias why="(a hard link or a bind mount): its rule would reveal what is hidden"
 	mkdir "$a"
