@@ -161,8 +161,8 @@ export interface Policy {
 
 /** What a denial refused; `errno` the error the call got. */
 export type DenialErrno = 'EACCES' | 'EPERM' | 'EXDEV';
-/** What the system-call filter answers a call it refuses: a kernel without that call. */
-export type FilterErrno = 'EAFNOSUPPORT' | 'ENOSYS' | 'EPERM' | 'EACCES';
+/** What the system-call filter answers a call it refuses: a kernel without that call (EOPNOTSUPP: root's xattr calls, a filesystem without xattrs). */
+export type FilterErrno = 'EAFNOSUPPORT' | 'ENOSYS' | 'EPERM' | 'EACCES' | 'EOPNOTSUPP';
 
 interface DenialBase {
 	/** The process that made the call (a thread's call is its process's). */

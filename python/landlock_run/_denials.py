@@ -12,7 +12,7 @@ from typing import Literal, TypeAlias, Union
 KINDS = ("fs", "net", "scope", "syscall")
 ERRNOS = ("EACCES", "EPERM", "EXDEV")
 # What the system-call filter answers (--no-network, the baseline): a kernel without it.
-FILTER_ERRNOS = ("EAFNOSUPPORT", "ENOSYS", "EPERM", "EACCES")
+FILTER_ERRNOS = ("EAFNOSUPPORT", "ENOSYS", "EPERM", "EACCES", "EOPNOTSUPP")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

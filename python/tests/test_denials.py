@@ -66,6 +66,7 @@ def test_the_filters_refusals_replace_hidden_unlisted_unseen() -> None:
     report = "\n".join([
         '{"kind":"syscall","pid":7,"comm":"curl","syscall":"socket","right":"network","rights":["network"],"errno":"EAFNOSUPPORT","family":"AF_INET","allow":[],"remove":"--no-network"}',
         '{"kind":"syscall","pid":7,"comm":"unshare","syscall":"unshare","right":"userns","rights":["userns"],"errno":"EPERM","allow":["--allow-syscalls","userns"]}',
+        '{"kind":"syscall","pid":7,"comm":"python3","syscall":"setxattr","right":"metadata","rights":["metadata"],"errno":"EOPNOTSUPP","allow":["--allow-syscalls","metadata"]}',
         '{"kind":"net","pid":7,"comm":"nc","syscall":"bind","right":"tcp_bind","rights":["tcp_bind"],"errno":"EACCES","port":0,"allow":["--tcp-bind","0","--tcp-connect","none"],"replace":"--no-tcp"}',
         '{"kind":"fs","pid":7,"comm":"cat","syscall":"openat","right":"read_file","rights":["read_file"],"errno":"EACCES","path":"/h/.ssh/k","allow":[],"hidden":"/h/.ssh"}',
         '{"kind":"fs","pid":7,"comm":"ls","syscall":"openat","right":"read_dir","rights":["read_dir"],"errno":"EACCES","path":"/h","allow":[],"hidden_beneath":"/h/.ssh"}',
@@ -74,13 +75,15 @@ def test_the_filters_refusals_replace_hidden_unlisted_unseen() -> None:
         "",
     ])  # fmt: skip
     d = parse_denials(report)
-    assert [x.kind for x in d] == ["syscall", "syscall", "net", "fs", "fs", "unlisted", "unseen"]
+    assert [x.kind for x in d] == ["syscall", "syscall", "syscall", "net", "fs", "fs", "unlisted", "unseen"]
     assert isinstance(d[0], SyscallDenial) and (d[0].remove, d[0].family) == ("--no-network", "AF_INET")
     assert isinstance(d[1], SyscallDenial) and d[1].allow == ("--allow-syscalls", "userns")
-    assert isinstance(d[2], NetDenial) and (d[2].port, d[2].replace) == (0, "--no-tcp")
-    assert isinstance(d[3], FsDenial) and d[3].hidden == "/h/.ssh"
-    assert isinstance(d[4], FsDenial) and d[4].hidden_beneath == "/h/.ssh"
-    assert d[5:] == [UnlistedDenials(denials=12), UnseenCalls(calls=3, pid=9, comm="ssh")]
+    # root's setxattr under the metadata group: the launcher answers EOPNOTSUPP (a filesystem without xattrs)
+    assert isinstance(d[2], SyscallDenial) and (d[2].errno, d[2].allow) == ("EOPNOTSUPP", ("--allow-syscalls", "metadata"))
+    assert isinstance(d[3], NetDenial) and (d[3].port, d[3].replace) == (0, "--no-tcp")
+    assert isinstance(d[4], FsDenial) and d[4].hidden == "/h/.ssh"
+    assert isinstance(d[5], FsDenial) and d[5].hidden_beneath == "/h/.ssh"
+    assert d[6:] == [UnlistedDenials(denials=12), UnseenCalls(calls=3, pid=9, comm="ssh")]
     for bad in ('{"kind":"unseen","calls":0,"pid":9,"comm":"ssh"}',
                 '{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}'):  # fmt: skip
         with pytest.raises(ValueError):

@@ -6,7 +6,7 @@
 const KINDS = ['fs', 'net', 'scope', 'syscall'];
 const ERRNOS = ['EACCES', 'EPERM', 'EXDEV'];
 // What the system-call filter answers (--no-network, the baseline): a kernel without it.
-const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES'];
+const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES', 'EOPNOTSUPP'];
 const OPTIONAL_STRINGS = ['replace', 'hidden', 'hidden_beneath', 'remove', 'family'];
 
 // The launcher writes a byte that is not valid UTF-8 as \udcXX (Python's surrogateescape):

@@ -66,6 +66,7 @@ test('parseDenials: the filter\'s refusals, advice to replace or none for a hidd
 	const report = [
 		'{"kind":"syscall","pid":7,"comm":"curl","syscall":"socket","right":"network","rights":["network"],"errno":"EAFNOSUPPORT","family":"AF_INET","allow":[],"remove":"--no-network"}',
 		'{"kind":"syscall","pid":7,"comm":"unshare","syscall":"unshare","right":"userns","rights":["userns"],"errno":"EPERM","allow":["--allow-syscalls","userns"]}',
+		'{"kind":"syscall","pid":7,"comm":"python3","syscall":"setxattr","right":"metadata","rights":["metadata"],"errno":"EOPNOTSUPP","allow":["--allow-syscalls","metadata"]}',
 		'{"kind":"net","pid":7,"comm":"nc","syscall":"bind","right":"tcp_bind","rights":["tcp_bind"],"errno":"EACCES","port":0,"allow":["--tcp-bind","0","--tcp-connect","none"],"replace":"--no-tcp"}',
 		'{"kind":"fs","pid":7,"comm":"cat","syscall":"openat","right":"read_file","rights":["read_file"],"errno":"EACCES","path":"/h/.ssh/k","allow":[],"hidden":"/h/.ssh"}',
 		'{"kind":"fs","pid":7,"comm":"ls","syscall":"openat","right":"read_dir","rights":["read_dir"],"errno":"EACCES","path":"/h","allow":[],"hidden_beneath":"/h/.ssh"}',
@@ -74,16 +75,19 @@ test('parseDenials: the filter\'s refusals, advice to replace or none for a hidd
 		'',
 	].join('\n');
 	const d = parseDenials(report);
-	assert.deepEqual(d.map((x) => x.kind), ['syscall', 'syscall', 'net', 'fs', 'fs', 'unlisted', 'unseen']);
+	assert.deepEqual(d.map((x) => x.kind), ['syscall', 'syscall', 'syscall', 'net', 'fs', 'fs', 'unlisted', 'unseen']);
 	assert.equal(d[0].remove, '--no-network');
 	assert.equal(d[0].family, 'AF_INET');
 	assert.deepEqual(d[1].allow, ['--allow-syscalls', 'userns']);
-	assert.equal(d[2].port, 0);
-	assert.equal(d[2].replace, '--no-tcp');
-	assert.equal(d[3].hidden, '/h/.ssh');
-	assert.equal(d[4].hiddenBeneath, '/h/.ssh');
-	assert.deepEqual(d[5], { kind: 'unlisted', denials: 12 });
-	assert.deepEqual(d[6], { kind: 'unseen', calls: 3, pid: 9, comm: 'ssh' });
+	// root's setxattr under the metadata group: the launcher answers EOPNOTSUPP (a filesystem without xattrs)
+	assert.equal(d[2].errno, 'EOPNOTSUPP');
+	assert.deepEqual(d[2].allow, ['--allow-syscalls', 'metadata']);
+	assert.equal(d[3].port, 0);
+	assert.equal(d[3].replace, '--no-tcp');
+	assert.equal(d[4].hidden, '/h/.ssh');
+	assert.equal(d[5].hiddenBeneath, '/h/.ssh');
+	assert.deepEqual(d[6], { kind: 'unlisted', denials: 12 });
+	assert.deepEqual(d[7], { kind: 'unseen', calls: 3, pid: 9, comm: 'ssh' });
 	assert.throws(() => parseDenials('{"kind":"unseen","calls":0,"pid":9,"comm":"ssh"}\n'), TypeError);
 	assert.throws(() => parseDenials('{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}\n'),
 		TypeError);
