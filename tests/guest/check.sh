@@ -17,7 +17,7 @@
 E=${LR_EXPECT_ABI:?LR_EXPECT_ABI not set on the kernel command line}
 lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)
 here=$(dirname "$0")
-for f in rights expect off probe confine explain process baseline lockdown; do # rights.sh is tests/rights.sh
+for f in rights expect off probe confine explain process baseline sockets lockdown; do # rights.sh is tests/rights.sh
 	# shellcheck source=/dev/null
 	. "$here/$f.sh"
 done
@@ -81,6 +81,10 @@ caps_dropped          1
 no_network            1
 baseline              1
 metadata              1
+private_tmp_socket    1
+hide_socket           1
+no_unix               1
+uffd_dev              1
 lock_userns           lock:userns
 lock_yama             lock:yama
 TABLE
