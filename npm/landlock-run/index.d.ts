@@ -131,7 +131,8 @@ export interface Policy {
 	 * command exits (or the launcher gets SIGTERM, SIGINT, SIGHUP or SIGQUIT, or SIGKILL) every
 	 * process the command started is killed: background jobs, daemons, a fork loop. The command
 	 * then runs as the launcher's grandchild, with another pid. On with explain, explainJson,
-	 * learn and dieWithParent, and always in spawnConfined().
+	 * learn and dieWithParent, and always in spawnConfined(), which refuses `false` (its
+	 * `--status-fd` needs the mode): spawn command()'s argv for a run that execs the command.
 	 */
 	killTree?: boolean;
 	/**
@@ -340,10 +341,33 @@ export type ConfinedChild = WithNode<NodeChildProcess, ChildProcessFallback>;
 /** What the launcher enforces: 'none' under `learn`, which runs the command unconfined. */
 export type Enforcement = 'full' | 'partial' | 'none';
 
+/**
+ * How the run ended, from the end record the launcher writes last on its status descriptor,
+ * once nothing COMMAND started is left: `{"exit":N}` or `{"signal":"NAME"}`. Exactly one of
+ * `exit` and `signal` is set when the record came; both are null when it did not: the
+ * launcher failed before it read `--status-fd` (a usage error), could not be spawned, or was
+ * killed together with its supervisor (with `executed: true`, what COMMAND started may then
+ * still be running). A SIGKILL to the launcher alone (`child.kill('SIGKILL')`) is not that
+ * case: its supervisor ends the tree and writes `{"signal":"SIGKILL"}`.
+ */
+export interface ConfinedEnd {
+	/**
+	 * The status the launcher exits with: COMMAND's own once it ran, 125 on a launcher failure,
+	 * 126 or 127 when the exec failed; null with a signal or without an end record.
+	 */
+	exit: number | null;
+	/**
+	 * The signal the launcher dies of, as kill(1) names it (`'SIGKILL'`, `'SIGTERM'`; a
+	 * real-time one as `'SIG34'`): the one that killed COMMAND, or the one the launcher got
+	 * (child.kill(), spawn's `timeout`); null with an exit status or without an end record.
+	 */
+	signal: string | null;
+}
+
 /** COMMAND was executed (under `enforcement`); the launcher may still have failed after it ran. */
-export interface ConfinedExecuted {
+export interface ConfinedExecuted extends ConfinedEnd {
 	executed: true;
-	/** The pid COMMAND runs as: a child of the launcher's (which stays outside with `--status-fd`). */
+	/** The pid COMMAND runs as: the launcher's grandchild (the launcher and its supervisor stay outside). */
 	pid: number;
 	/** The kernel's Landlock ABI. */
 	abi: number;
@@ -357,7 +381,7 @@ export interface ConfinedExecuted {
 }
 
 /** COMMAND was not executed: never fall back to running it unconfined. */
-export interface ConfinedNotExecuted {
+export interface ConfinedNotExecuted extends ConfinedEnd {
 	executed: false;
 	/** Set when the launcher got as far as its pid line (an exec that then failed). */
 	pid: number | null;
@@ -381,23 +405,26 @@ export interface Confined {
 	/** The launcher's process (with its stdio as you asked for it, and the status pipe at stdio[3]). */
 	child: ConfinedChild;
 	/**
-	 * Settles when the status descriptor reaches EOF, once the whole tree has ended (with
-	 * `--status-fd` the launcher stays COMMAND's parent) or the launcher failed. Never
-	 * rejects. Attach to child's streams before awaiting it: Node drops what an exited child's
-	 * unread pipes hold.
+	 * Settles when the status descriptor reaches EOF, after the end record, once the whole tree
+	 * has ended (the launcher stays COMMAND's parent) or the launcher failed. Never rejects.
+	 * Attach to child's streams before awaiting it: Node drops what an exited child's unread
+	 * pipes hold.
 	 */
 	status: Promise<ConfinedStatus>;
 }
 
 /**
- * Spawn `[launcher, '--status-fd', '3', ...grantArgs(policy), '--', ...argv]` with these
- * child_process.spawn options and a pipe as the launcher's descriptor 3, on which it
- * reports whether COMMAND was executed (see --status-fd in landlock-run(1)). Only the
- * launcher writes that pipe (it is close-on-exec: COMMAND never holds it), so unlike
- * isLauncherFailure() the result cannot be forged by the command.
- * @throws {TypeError} for a bad policy, argv or launcher, a `shell`, or a `stdio` with an
- * entry at index 3 (pass your own descriptors at 4 and above); {LauncherError} as
- * launcherPath() when no launcher is given.
+ * Spawn `[launcher, '--status-fd', '3', ...grantArgs({ ...policy, killTree: true }), '--',
+ * ...argv]` with these child_process.spawn options and a pipe as the launcher's descriptor
+ * 3, on which it reports whether COMMAND was executed and how the run ended (see
+ * --status-fd in landlock-run(1)). Only the launcher writes that pipe (it is close-on-exec:
+ * COMMAND never holds it), so unlike isLauncherFailure() the result cannot be forged by the
+ * command. In the whole-tree mode (`killTree`), `child.kill()` and spawn's `timeout`, which
+ * signal the launcher alone, end everything COMMAND started: SIGTERM is passed on to COMMAND
+ * and a second later the tree is killed; SIGKILL kills it at once.
+ * @throws {TypeError} for a bad policy, argv or launcher, `killTree: false`, a `shell`, or a
+ * `stdio` with an entry at index 3 (pass your own descriptors at 4 and above);
+ * {LauncherError} as launcherPath() when no launcher is given.
  */
 export declare function spawnConfined(policy: Policy | undefined, argv: readonly string[], options?: SpawnConfinedOptions): Confined;
 

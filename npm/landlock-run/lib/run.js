@@ -1,16 +1,18 @@
 'use strict';
 // Running the launcher: command() builds its argv; spawnConfined() spawns it with
-// `--status-fd 3` on a pipe of its own and reads back what the launcher reports there
-// (landlock-run(1), --status-fd). Only the launcher writes that pipe: it marks the
-// descriptor close-on-exec, so the command never holds it and cannot forge it, as it can
+// `--status-fd 3` on a pipe of its own and `--kill-tree`, and reads back what the launcher
+// reports there (landlock-run(1), --status-fd). Only the launcher writes that pipe: it marks
+// the descriptor close-on-exec, so the command never holds it and cannot forge it, as it can
 // forge what isLauncherFailure() reads (a `landlock-run: ` line on stderr and exit 125).
+// The whole-tree mode makes child.kill() and spawn's `timeout` (which signal only the
+// launcher) end everything the command started: landlock-run(1), --kill-tree.
 const { spawn } = require('node:child_process');
 const { launcherPath } = require('./platform.js');
 const { grantArgs } = require('./policy.js');
 const { FAILURE_PREFIX } = require('./probe.js');
 
 const STATUS_FD = 3;
-// The launcher writes two or three short lines; an error line holds a path or two.
+// The launcher writes three or four short lines; an error line holds a path or two.
 const MAX_STATUS = 1 << 16;
 
 /** [launcher, ...grantArgs(policy), '--', ...argv], ready for child_process.spawn. */
@@ -63,20 +65,24 @@ const objects = (lines) => lines.flatMap((l) => {
 });
 const int = (v) => (Number.isInteger(v) ? v : null);
 const str = (v) => (typeof v === 'string' ? v : null);
+const name = (v) => (typeof v === 'string' && v !== '' ? v : null);
 
 /**
  * The status lines as a result. COMMAND was executed exactly when a pid line (one with a
  * pid and no "exec") arrived and no "exec":false line followed it; a failure after it ran
  * ("exec":true with a status: a --learn policy that cannot be written) is reported too.
+ * The end record, {"exit":N} or {"signal":"NAME"}, comes last, once the whole tree is gone.
  */
 function interpret(lines) {
 	let start = null;
 	let failure = null;
 	let late = null;
+	let end = null;
 	for (const o of objects(lines)) {
 		if (o.exec === undefined && int(o.pid) !== null) start ??= o;
 		else if (o.exec === false) failure ??= { ...o, afterStart: start !== null };
 		else if (o.exec === true && int(o.status) !== null) late ??= o;
+		else if (o.exec === undefined && (int(o.exit) !== null || name(o.signal) !== null)) end ??= o;
 	}
 	const executed = start !== null && !failure?.afterStart;
 	const failed = executed ? late : failure;
@@ -88,6 +94,8 @@ function interpret(lines) {
 		enforcement: str(start?.enforcement),
 		status: int(failed?.status),
 		error: failed ? str(failed.error) ?? `the launcher failed with status ${failed.status}` : null,
+		exit: int(end?.exit),
+		signal: name(end?.signal),
 	};
 }
 
@@ -97,6 +105,7 @@ function silent(child) {
 	return {
 		executed: false, pid: null, abi: null, abiUsed: null, enforcement: null, status: child.exitCode,
 		error: `the launcher reported nothing on --status-fd and ${how}: COMMAND was not executed`,
+		exit: null, signal: null,
 	};
 }
 
@@ -133,16 +142,23 @@ function readStatus(child, file) {
 }
 
 /**
- * Spawn `[launcher, '--status-fd', '3', ...grantArgs(policy), '--', ...argv]` with the
- * caller's spawn options and a pipe as the child's descriptor 3, and read the launcher's
- * report from it: { child, status }, status a promise of a ConfinedStatus (index.d.ts).
+ * Spawn `[launcher, '--status-fd', '3', ...grantArgs({ ...policy, killTree: true }), '--',
+ * ...argv]` with the caller's spawn options and a pipe as the child's descriptor 3, and read
+ * the launcher's report from it: { child, status }, status a promise of a ConfinedStatus
+ * (index.d.ts). killTree: false is refused: --status-fd keeps the launcher in the
+ * whole-tree mode, so it could not be honoured.
  */
 function spawnConfined(policy, argv, options = {}) {
 	const { launcher, stdio, shell, ...spawnOptions } = options ?? {};
 	if (shell !== undefined && shell !== false) {
 		throw new TypeError("landlock-run: shell is not supported: run ['sh', '-c', script] as argv, inside the sandbox");
 	}
-	const [file, ...args] = command(policy, argv, { launcher });
+	grantArgs(policy); // a bad policy is its TypeError, before it is copied
+	if (policy?.killTree === false) {
+		throw new TypeError('landlock-run: killTree: false is not possible in spawnConfined(): its --status-fd keeps the ' +
+			'launcher in the whole-tree mode; spawn command(policy, argv) for a run that execs the command');
+	}
+	const [file, ...args] = command({ ...policy, killTree: true }, argv, { launcher });
 	const child = spawn(file, ['--status-fd', String(STATUS_FD), ...args], { ...spawnOptions, stdio: withStatusPipe(stdio) });
 	return { child, status: readStatus(child, file) };
 }

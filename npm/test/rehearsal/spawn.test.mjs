@@ -1,12 +1,16 @@
 // The rehearsal for spawnConfined(): the installed launcher's --status-fd (landlock-run(1))
 // read back as the API promises. A forged launcher failure (the command prints the
 // launcher's line and exits 125) comes out executed, a real one not, and the command
-// cannot write the status descriptor. See lib.mjs.
+// cannot write the status descriptor. Its --kill-tree ends everything the command started
+// on child.kill() and on spawn's timeout, which signal the launcher alone, and the status
+// is the end record; each beside a plain run of command()'s argv, whose tree survives.
+// See lib.mjs.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { importIn, installed, kernelAbi, scratch } from './lib.mjs';
 
 const app = installed('spawn');
@@ -26,6 +30,61 @@ const run = (policy, argv, options) => {
 	return { child, status, end: ended(child) };
 };
 
+// Trees of sleeps, each told by pid and its exact command line (`sleep SECS`, SECS unique to
+// the run), so a recycled pid never reads as a survivor. Whatever is left is killed after.
+const sleepers = new Map(); // pid -> its cmdline
+const alive = (pid) => {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'latin1') === sleepers.get(pid); // a zombie's is empty
+	} catch {
+		return false;
+	}
+};
+after(() => {
+	for (const pid of sleepers.keys()) if (alive(pid)) process.kill(pid, 'SIGKILL');
+});
+let nextSecs = 4000 + (process.pid % 1000) * 10;
+/**
+ * A command that ignores SIGTERM (inherited by what it starts), starts a background job,
+ * a double fork (its parent exits at once) and a setsid daemon, prints the four pids
+ * (its own first) and becomes a sleep too; with exit, it exits instead of sleeping.
+ */
+function tree({ exit = false } = {}) {
+	const secs = [0, 1, 2, 3].map(() => nextSecs++);
+	const quiet = '>&- 2>&-'; // not /dev/null: under ro: ['/'] it cannot be opened for writing
+	const script = `trap '' TERM; echo $$; sleep ${secs[1]} ${quiet} & echo $!; sh -c 'sleep ${secs[2]} ${quiet} & echo $!'; ` +
+		`setsid sh -c 'echo $$; exec sleep ${secs[3]} ${quiet}' & ${exit ? 'sleep 1; exit 0' : `exec sleep ${secs[0]} ${quiet}`}`;
+	return { argv: ['sh', '-c', script], secs: exit ? secs.slice(1) : secs };
+}
+/** The pids the tree printed, once all of them are up (each running its sleep). */
+async function started(child, { secs }) {
+	let out = '';
+	child.stdout.on('data', (d) => { out += d; });
+	for (let i = 0; i < 200; i++) {
+		const pids = out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+		if (pids.length === 4) {
+			const grown = pids.slice(4 - secs.length);
+			grown.forEach((pid, k) => sleepers.set(pid, `sleep\0${secs[k]}\0`));
+			if (grown.every(alive)) return pids;
+		}
+		await sleep(50);
+	}
+	throw new Error(`the tree did not start: ${JSON.stringify(out)}`);
+}
+const survivors = (pids) => pids.filter(alive);
+/** Kill what a control left behind, and see it gone (so after() finds nothing). */
+async function reap(pids) {
+	for (const pid of survivors(pids)) process.kill(pid, 'SIGKILL');
+	for (let i = 0; i < 100 && survivors(pids).length > 0; i++) await sleep(20);
+	assert.deepEqual(survivors(pids), [], 'the control\'s leftovers would not die');
+}
+/** command()'s argv spawned as it is: the launcher execs the command (no --kill-tree). */
+const plain = (policy, argv, options) => {
+	const [file, ...args] = lr.command(policy, argv);
+	return spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'], ...options });
+};
+const exitOf = (child) => new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
 test('a run: executed, as a child of the launcher (--status-fd: the whole-tree mode), under what probe() says is enforced', landlock, async () => {
 	const probed = await lr.probe();
 	const { child, status, end } = run({ ro: ['/'] }, ['sh', '-c', 'echo $$']);
@@ -34,6 +93,7 @@ test('a run: executed, as a child of the launcher (--status-fd: the whole-tree m
 	assert.equal(r.code, 0, r.stderr);
 	assert.deepEqual(s, {
 		executed: true, pid: Number(r.stdout), abi: kernelAbi, abiUsed: probed.abiUsed, enforcement: probed.enforcement, status: null, error: null,
+		exit: 0, signal: null,
 	});
 	assert.notEqual(s.pid, child.pid);
 });
@@ -124,4 +184,88 @@ test('learn: the command runs unconfined, and says so; a policy it cannot write 
 	assert.equal(r.code, 125);
 	assert.deepEqual([g.executed, g.enforcement, g.status, g.error], [true, 'none', 125, r.stderr.replace(/\n$/, '')]);
 	assert.match(g.error, /^landlock-run: cannot write the --learn file /);
+});
+
+test('the end record: the command\'s exit status, the signal that killed it, a launcher failure\'s 125, an exec failure\'s 127', landlock, async () => {
+	for (const [argv, exit, signal] of [
+		[['sh', '-c', 'exit 3'], 3, null],
+		[['sh', '-c', 'kill -KILL $$'], null, 'SIGKILL'],
+		[['sh', '-c', 'kill -USR1 $$'], null, 'SIGUSR1'],
+		[['no-such-command-landlock-run'], 127, null],
+	]) {
+		const { status, end } = run({ ro: ['/'] }, argv);
+		const r = await end;
+		const s = await status;
+		assert.deepEqual([s.exit, s.signal], [exit, signal], argv.join(' '));
+		assert.deepEqual([r.code, r.signal], [exit, signal], 'the launcher ends as its end record says');
+	}
+	const failed = await run({ rw: [join(scratch('end-record'), 'missing')] }, ['true']).status;
+	assert.deepEqual([failed.executed, failed.status, failed.exit, failed.signal], [false, 125, 125, null]);
+});
+
+test('a command that exits at once: its tree is gone when the status arrives, {"exit":0}; control: a plain run leaves it', landlock, async () => {
+	const t = tree({ exit: true });
+	const { child, status } = lr.spawnConfined({ ro: ['/'] }, t.argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+	const pids = (await started(child, t)).slice(1);
+	const s = await status;
+	assert.deepEqual([s.executed, s.exit, s.signal], [true, 0, null]);
+	assert.deepEqual(survivors(pids), [], 'processes the command started outlived the run');
+
+	const c = tree({ exit: true });
+	const control = plain({ ro: ['/'] }, c.argv);
+	const exited = exitOf(control);
+	const left = (await started(control, c)).slice(1);
+	assert.deepEqual(await exited, { code: 0, signal: null });
+	await sleep(300);
+	assert.deepEqual(survivors(left), left, 'without --kill-tree the background job, double fork and daemon live on');
+	await reap(left);
+});
+
+test('child.kill(\'SIGKILL\') ends the whole tree, the status is {"signal":"SIGKILL"}; control: a plain run\'s tree survives it', landlock, async () => {
+	const t = tree();
+	const { child, status } = lr.spawnConfined({ ro: ['/'] }, t.argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+	const killed = exitOf(child);
+	const pids = await started(child, t);
+	assert.notEqual(pids[0], child.pid, 'the command is not the launcher');
+	assert.equal(child.kill('SIGKILL'), true);
+	const s = await status;
+	assert.deepEqual([s.executed, s.pid, s.exit, s.signal], [true, pids[0], null, 'SIGKILL']);
+	assert.deepEqual(survivors(pids), [], 'the command or what it started outlived child.kill()');
+	assert.deepEqual(await killed, { code: null, signal: 'SIGKILL' });
+
+	const c = tree();
+	const control = plain({ ro: ['/'] }, c.argv);
+	const exited = exitOf(control);
+	const left = await started(control, c);
+	assert.equal(left[0], control.pid, 'the plain run execs the command');
+	control.kill('SIGKILL');
+	assert.deepEqual(await exited, { code: null, signal: 'SIGKILL' });
+	await sleep(300);
+	assert.deepEqual(survivors(left), left.slice(1), 'only the launcher (the command itself) is gone; what it started lives on');
+	await reap(left);
+});
+
+test('spawn\'s timeout against a tree that ignores SIGTERM ends it all at once, {"signal":"SIGTERM"}; control: a plain run is not ended', landlock, async () => {
+	const t = tree();
+	const begun = Date.now();
+	const { child, status } = lr.spawnConfined({ ro: ['/'] }, t.argv, { stdio: ['ignore', 'pipe', 'inherit'], timeout: 500 });
+	const timedOut = exitOf(child);
+	const pids = await started(child, t);
+	const s = await status;
+	const took = Date.now() - begun;
+	assert.deepEqual([s.executed, s.exit, s.signal], [true, null, 'SIGTERM']);
+	assert.deepEqual(survivors(pids), [], 'the command or what it started outlived the timeout');
+	assert.deepEqual(await timedOut, { code: null, signal: 'SIGTERM' });
+	// the command would sleep for over an hour: the run ended at the timeout (and the launcher's 1 s grace)
+	assert.ok(took < 30000, `the run took ${took} ms`);
+
+	const c = tree();
+	const control = plain({ ro: ['/'] }, c.argv, { timeout: 500 });
+	const exited = exitOf(control);
+	const left = await started(control, c);
+	await sleep(2500); // the timeout and a launcher's grace, twice over
+	assert.deepEqual([control.exitCode, control.signalCode], [null, null], 'the plain run ended');
+	assert.deepEqual(survivors(left), left, 'SIGTERM ended something of the plain run');
+	await reap(left);
+	assert.deepEqual(await exited, { code: null, signal: 'SIGKILL' });
 });

@@ -48,6 +48,12 @@ if (ran.executed) {
 	const enforced: Enforcement = ran.enforcement;
 	seen.push(why, st, enforced);
 }
+const exitStatus: number | null = ran.exit;
+const endSignal: string | null = ran.signal;
+seen.push(exitStatus ?? endSignal ?? 'no end record');
+// @ts-expect-error the end record's signal is a name, never a number
+const signalNumber: number | null = ran.signal;
+seen.push(signalNumber);
 seen.push(launcherPid, child.kill('SIGTERM'));
 // @ts-expect-error shell is not supported
 spawnConfined({}, ['true'], { shell: true });
