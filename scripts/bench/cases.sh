@@ -30,6 +30,8 @@ bench landlock-run "$lr $launch_grants -- /bin/true"
 bench landlock-run-keep-caps "$lr --keep-caps $launch_grants -- /bin/true"
 bench landlock-run-tiocsti "$lr $tiocsti_only $launch_grants -- /bin/true"
 bench landlock-run-kill-tree "$lr --kill-tree $launch_grants -- /bin/true"
+bench landlock-run-private-tmp "$lr --ro / --private-tmp --rw /dev/null -- /bin/true"
+bench landlock-run-no-unix "$lr --no-unix $launch_grants -- /bin/true"
 bench probe "$lr --probe"
 bench noop "$floor"
 bench floor-noop "$floor $floor"
@@ -42,17 +44,24 @@ bench compile "$lr $compile_grants -- $compile_cmd"
 bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
 bench compile-tiocsti "$lr $tiocsti_only $compile_grants -- $compile_cmd"
 bench compile-kill-tree "$lr --kill-tree $compile_grants -- $compile_cmd"
+bench compile-private-tmp "$lr ${compile_grants/--rw \/tmp/--private-tmp} -- $compile_cmd"
+bench compile-no-unix "$lr --no-unix $compile_grants -- $compile_cmd"
 group find "$srounds" 2
 bench find "$lr $find_grants -- $find_cmd"
 bench find-explain "$lr --explain $find_grants -- $find_cmd"
 group build $((srounds / 2)) 1
 bench build "$lr $build_grants -- $build_cmd"
 bench build-explain "$lr --explain $build_grants -- $build_cmd"
+bench build-kill-tree "$lr --kill-tree $build_grants -- $build_cmd"
 
-# --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone.
+# --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone;
+# and floor-landlock given the rules the walk makes, against floor-landlock --ro /:
+# what any launcher that withholds a path by granting what is around it pays.
 group hide "$rounds" 50
 bench ro-root "$lr --ro / -- /bin/true"
 bench hide "$lr $hide_grants -- /bin/true"
+bench floor-ro-root "$floor_ll --ro / -- /bin/true"
+bench floor-hide "$floor_ll $(hide_entries) -- /bin/true"
 
 # The seccomp filter's rules against only the TIOCSTI ones: the action
 # cache answers every call without a rule, so only the rules' calls cost.

@@ -27,6 +27,18 @@ bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
 # .ssh) whose .ssh is hidden beneath --ro /.
 home=$out/home
 hide_grants="--ro / --hide $home/.ssh"
+# The entries that walk grants, as --ro options: every entry but symlinks and
+# the one on the way, of / and of each directory down to the home.
+hide_entries() {
+	local dir=/ rest=${home#/}/.ssh next s=""
+	while [ -n "$rest" ]; do
+		next=${rest%%/*}
+		s+=$(find "$dir" -mindepth 1 -maxdepth 1 ! -type l ! -name "$next" -printf ' --ro %p')
+		dir=${dir%/}/$next
+		if [[ $rest == */* ]]; then rest=${rest#*/}; else rest=""; fi
+	done
+	echo "${s# }"
+}
 # The seccomp filter's cost: the launcher as it runs by default (the
 # baseline, and as root the metadata rules, which make every open run the
 # filter) against the same launcher with only the TIOCSTI rules, every group

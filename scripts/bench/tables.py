@@ -20,6 +20,8 @@ LAUNCH_ROWS = [
     ("landlock-run-keep-caps", "the same with `--keep-caps` (as root: no capability drop)"),
     ("landlock-run-tiocsti", "the same with every `--allow-syscalls` group: only the TIOCSTI filter's rules"),
     ("landlock-run-kill-tree", "the same with `--kill-tree` (the whole-tree mode: the launcher and a supervisor stay)"),
+    ("landlock-run-private-tmp", "`--ro / --private-tmp --rw /dev/null` (a private /tmp made, granted, removed)"),
+    ("landlock-run-no-unix", "the same with `--no-unix` (AF_UNIX sockets refused but socketpair)"),
     ("bwrap", "`bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true`"),
     ("probe", "`landlock-run --probe` (forks a self-test child)"),
 ]
