@@ -114,14 +114,14 @@ static const struct rule rules[] = {
 	{NR_mknod, SET, 1, 06000, 0, EPERM},
 	{NR_mknodat, SET, 2, 06000, 0, EPERM},
 	{NR_openat2, ALWAYS, 0, 0, 0, ENOSYS},
-	{NR_setxattr, ALWAYS, 0, 0, 0, EPERM},
-	{NR_lsetxattr, ALWAYS, 0, 0, 0, EPERM},
-	{NR_fsetxattr, ALWAYS, 0, 0, 0, EPERM},
-	{NR_setxattrat, ALWAYS, 0, 0, 0, EPERM},
-	{NR_removexattr, ALWAYS, 0, 0, 0, EPERM},
-	{NR_lremovexattr, ALWAYS, 0, 0, 0, EPERM},
-	{NR_fremovexattr, ALWAYS, 0, 0, 0, EPERM},
-	{NR_removexattrat, ALWAYS, 0, 0, 0, EPERM},
+	{NR_setxattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_lsetxattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_fsetxattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_setxattrat, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_removexattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_lremovexattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_fremovexattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	{NR_removexattrat, ALWAYS, 0, 0, 0, EOPNOTSUPP},
 #endif
 };
 /* clang-format on */
