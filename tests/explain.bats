@@ -333,13 +333,52 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 	# Mode bits refuse each of these, granted or not: ordinary permission errors.
 	explain --ro / --rw "$pub/granted" -- sh -c "
 		cat $pub/granted/secret; echo x > $pub/granted/secret; cat $pub/closed/secret
-		echo x > $pub/closed/secret; touch $pub/closed/new; cat /etc/shadow; true"
+		echo x > $pub/closed/secret; cat /etc/shadow; true"
 	[[ $stderr == *"Permission denied"* ]] || fail "nothing was refused: $stderr"
 	assert_equal "$denied" ""
 	assert_file_empty "$J"
 	# Control: what only the sandbox refuses is reported, for the same user.
 	explain --ro / --rw "$pub/granted" -- touch "$pub/open/new"
 	assert_denied "make_reg $pub/open/new (openat by touch): allow with --rw $pub/open"
+	rm -rf "$pub"
+}
+
+@test "as an unprivileged user: making, removing and renaming in a directory the mode bits close is Landlock's denial first, saying the bits refuse it too" {
+	local pub as
+	as_nobody
+	as=("${AS_NOBODY[@]}")
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/closed" "$pub/unsearchable" "$pub/open" "$pub/report"
+	echo s >"$pub/closed/file"
+	chmod 0755 "$pub" "$pub/closed"
+	chmod 0700 "$pub/unsearchable"
+	chmod 0777 "$pub/open" "$pub/report"
+	J=$pub/report/denials.json
+	# The kernel asks Landlock at security_path_mkdir, _mknod, _unlink,
+	# _rename before may_create and may_delete read the directory's bits, and
+	# logs these as Landlock's (tests/audit's mode-bits-after workload).
+	explain --ro / -- sh -c "mkdir $pub/closed/d; touch $pub/closed/new
+		rm -f $pub/closed/file; mv $pub/closed/file $pub/closed/moved; true"
+	[[ $stderr == *"Permission denied"* ]] || fail "nothing was refused: $stderr"
+	assert_denied \
+		"make_dir $pub/closed/d (mkdir by mkdir): allow with --rw $pub/closed; the mode bits refuse it too" \
+		"make_reg $pub/closed/new (openat by touch): allow with --rw $pub/closed; the mode bits refuse it too" \
+		"remove_file $pub/closed/file (unlinkat by rm): allow with --rw $pub/closed; the mode bits refuse it too" \
+		"make_reg $pub/closed/moved (renameat2 by mv): allow with --rw $pub/closed; the mode bits refuse it too"
+	assert_equal "$(json_field also_refused_by)" mode_bits
+	# Control: granted, the mode bits alone refuse it: nothing is reported.
+	explain --ro / --rw "$pub/closed" -- mkdir "$pub/closed/d"
+	assert_equal "$status" 1
+	assert_equal "$denied" ""
+	assert_file_empty "$J"
+	# Control: a directory nobody may search fails in the lookup, before Landlock.
+	explain --ro / -- mkdir "$pub/unsearchable/d"
+	assert_equal "$status" 1
+	assert_equal "$denied" ""
+	assert_file_empty "$J"
+	# Control: where only the sandbox refuses, no word of the mode bits.
+	explain --ro / -- mkdir "$pub/open/d"
+	assert_denied "make_dir $pub/open/d (mkdir by mkdir): allow with --rw $pub/open"
 	rm -rf "$pub"
 }
 

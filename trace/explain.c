@@ -311,6 +311,7 @@ static uint64_t refused_other(const struct explainer *e, const struct need *n, i
 /* What would allow it: an option and its argument, a scope to leave out,
  * or nothing (a right this ABI does not have: refer on ABI 1). */
 struct advice {
+	int mode_too;	     /* Landlock refused it first; the mode bits refuse it too */
 	const char *replace; /* the option that allows no port of this kind */
 	char also[24];	     /* and for --no-tcp, --no-udp: the other kind's option */
 	const char *option;
@@ -391,18 +392,19 @@ static void print_line(struct explainer *e, const struct call_result *r, const s
 	outf(o, " (%s by %s[%s]): ", calls[r->call].name, w->comm, w->pid);
 	if (a->hidden)
 		outf(o,
-		     a->inside ? "hidden by --hide %s\n"
-			       : "no grant allows it while --hide %s is beneath it\n",
+		     a->inside ? "hidden by --hide %s"
+			       : "no grant allows it while --hide %s is beneath it",
 		     a->hidden->path);
 	else if (a->replace)
-		outf(o, "replace %s%s with %s %s%s%s%s\n", a->replace, a->also[0] ? "" : " none",
+		outf(o, "replace %s%s with %s %s%s%s%s", a->replace, a->also[0] ? "" : " none",
 		     a->option, a->arg, a->also[0] ? " " : "", a->also, a->also[0] ? " none" : "");
 	else if (a->option)
-		outf(o, "allow with %s %s\n", a->option, a->arg);
+		outf(o, "allow with %s %s", a->option, a->arg);
 	else if (a->scope)
-		outf(o, "allow by leaving %s out of --scope\n", a->scope);
+		outf(o, "allow by leaving %s out of --scope", a->scope);
 	else
-		outf(o, "Landlock ABI %d cannot allow it (refer needs ABI 2)\n", e->p->kernel.abi);
+		outf(o, "Landlock ABI %d cannot allow it (refer needs ABI 2)", e->p->kernel.abi);
+	outf(o, "%s\n", a->mode_too ? "; the mode bits refuse it too" : "");
 	out_flush(o); /* diagnostics: a closed stderr stops nothing */
 }
 
@@ -424,6 +426,8 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 	kv_word(&kv, "right", right->name);
 	kv_names(&kv, "rights", names_of(n->kind), refused);
 	kv_word(&kv, "errno", errname((int)-r->ret));
+	if (a->mode_too)
+		kv_word(&kv, "also_refused_by", "mode_bits");
 	if (n->kind == NEED_NET)
 		kv_int(&kv, "port", n->number);
 	else if (n->kind == NEED_FS || n->number == 0)
@@ -471,7 +475,7 @@ static int exec_readable(const void *ctx, const char *path)
 
 void explain_call(struct explainer *e, struct call_result *r)
 {
-	int err = r->ret < 0 ? (int)-r->ret : 0, i, known = 0;
+	int err = r->ret < 0 ? (int)-r->ret : 0, i, known = 0, mode;
 	struct advice a;
 	struct who w;
 
@@ -496,13 +500,14 @@ void explain_call(struct explainer *e, struct call_result *r)
 		if (!known && read_who(r->tid, &w))
 			return; /* the process is gone */
 		known = 1;
-		if (n->kind == NEED_FS &&
-		    (mode_refuses(&w, n->anchor, refused) || driver_refuses(r->tid, n->object)))
+		mode = n->kind == NEED_FS ? mode_refuses(&w, n->anchor, refused) : 0;
+		if (mode == MODE_FIRST || (n->kind == NEED_FS && driver_refuses(r->tid, n->object)))
 			continue;
 		if (n->kind == NEED_SCOPE && n->number && !may_signal(&w, n->number))
 			continue;
 		first_time(e, n, refused, 1);
 		advise(e, n, refused, &a);
+		a.mode_too = mode == MODE_TOO;
 		if (e->p->asked.explain)
 			print_line(e, r, n, refused, &w, &a);
 		if (e->json >= 0)

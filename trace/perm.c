@@ -110,12 +110,11 @@ static int acl_refuses(const struct who *w, const char *path, const struct stat 
 	return -1;
 }
 
-/* The mode bits, or the file's ACL, refuse it anyway: an ordinary
- * permission error, not the sandbox's. */
-int mode_refuses(const struct who *w, const char *path, uint64_t rights)
+/* The mode bits, or the file's ACL, refuse WANT on PATH. */
+static int bits_refuse(const struct who *w, const char *path, unsigned want)
 {
-	unsigned want = wanted(rights), bits;
 	uint64_t caps = strtoul(w->caps, NULL, 16);
+	unsigned bits;
 	struct stat st;
 	int acl;
 
@@ -134,6 +133,27 @@ int mode_refuses(const struct who *w, const char *path, uint64_t rights)
 	       : in_group(w, st.st_gid)	   ? st.st_mode >> 3
 					   : st.st_mode;
 	return (bits & want) != want;
+}
+
+/* The rights the kernel asks Landlock about at a security_path_* hook
+ * (mknod, mkdir, unlink, rmdir, rename, link, symlink, a unix bind), before
+ * may_create or may_delete look at the directory's mode bits: only the
+ * search of the directory, in the lookup, comes first. */
+#define PATH_HOOK_RIGHTS                                                               \
+	(FS(MAKE_CHAR) | FS(MAKE_DIR) | FS(MAKE_REG) | FS(MAKE_SOCK) | FS(MAKE_FIFO) | \
+	 FS(MAKE_BLOCK) | FS(MAKE_SYM) | FS(REMOVE_FILE) | FS(REMOVE_DIR) | FS(REFER))
+
+/* MODE_FIRST: the mode bits (or the file's ACL) refuse it before Landlock
+ * is asked, an ordinary permission error and not the sandbox's; MODE_TOO:
+ * Landlock refused it first, as the kernel logs it, and the mode bits
+ * would refuse it next; 0: only the sandbox refuses it. */
+int mode_refuses(const struct who *w, const char *path, uint64_t rights)
+{
+	if (rights & ~PATH_HOOK_RIGHTS)
+		return bits_refuse(w, path, wanted(rights)) ? MODE_FIRST : 0;
+	if (bits_refuse(w, path, MAY_X))
+		return MODE_FIRST;
+	return bits_refuse(w, path, wanted(rights)) ? MODE_TOO : 0;
 }
 
 /* The kernel's own check before the scope's: the sender's real or

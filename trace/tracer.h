@@ -159,6 +159,7 @@ struct who {
 };
 
 int read_who(pid_t tid, struct who *w);
+enum { MODE_FIRST = 1, MODE_TOO };
 int mode_refuses(const struct who *w, const char *path, uint64_t rights);
 int may_signal(const struct who *w, long pid);
 int driver_refuses(pid_t tid, const char *path); /* /dev/tty without a terminal */

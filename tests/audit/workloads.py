@@ -781,6 +781,48 @@ class ProtectedRegular(Workload):
                [f"status {r.returncode}: {r.stderr.strip()}"])
 
 
+class ModeBitsAfter(Workload):
+    """Root without capabilities is "other" to nobody's directories: in
+    theirs/ (0755) the mode bits refuse every creation, removal and rename,
+    but the kernel asks Landlock first (the security_path_* hooks come before
+    may_create and may_delete), so each is Landlock's denial, logged; in
+    closed/ (0700) the lookup's search check refuses first, and nothing is
+    logged. Beside them, plain/ (root's), where only Landlock refuses."""
+    name = "mode-bits-after"
+
+    def make_tree(self, ctx):
+        for d, mode in (("ok", 0o755), ("plain", 0o755), ("theirs", 0o755), ("closed", 0o700)):
+            os.makedirs(f"{ctx.tree}/{d}")
+            write(f"{ctx.tree}/{d}/file", "x\n")
+            if d in ("theirs", "closed"):
+                os.chown(f"{ctx.tree}/{d}/file", NOBODY, NOBODY)
+                os.chown(f"{ctx.tree}/{d}", NOBODY, NOBODY)
+            os.chmod(f"{ctx.tree}/{d}", mode)
+
+    def policy(self, ctx):
+        return ["--ro", "/", "--rw", "/dev/null", "--rw", f"{ctx.tree}/ok"]
+
+    def command(self, ctx):
+        steps = []
+        for d in ("plain", "theirs", "closed"):
+            t = f"{ctx.tree}/{d}"
+            steps += [f"mkdir {t}/d", f": > {t}/f", f"mv {t}/file {t}/moved", f"rm -f {t}/file",
+                      f"ln -s x {t}/sym"]
+        return ["bash", "-c", "; ".join(f"{{ {s}; }} 2>/dev/null || echo {s.split()[0]}-refused"
+                                        for s in steps) + "; exit 0"]
+
+    def controls(self, ctx):
+        ctx.reset(self)
+        refused = []
+        for d in ("theirs", "closed"):
+            r = subprocess.run([ctx.lr, "--", "mkdir", f"{ctx.tree}/{d}/d"], capture_output=True,
+                               text=True)
+            refused.append((d, r.returncode, r.stderr.strip()))
+        yield ("mode-bits-after control: unconfined, root without capabilities may not make a "
+               "directory in nobody's directories", all(rc != 0 for _, rc, _ in refused),
+               [f"{d}: status {rc}: {err}" for d, rc, err in refused])
+
+
 class StdoutFile(Workload):
     """The command's stdout, stderr and fd 5 are files outside the grants
     (opened by the caller): echo > /dev/stdout, >> /dev/stdout, > /dev/stderr,
@@ -825,4 +867,4 @@ class AdHoc(Workload):
 ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(),
        PortZero(), Signals(), AbstractUnix(), Threads(), Tmpfile(), NonDumpable(),
        NonDumpableRoot(), OtherAbi(), IoUring(), Noexec(), Acl(), ProtectedRegular(),
-       StdoutFile()]
+       ModeBitsAfter(), StdoutFile()]
