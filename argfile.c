@@ -54,7 +54,7 @@ static struct text slurp(struct request *r, const char *file)
 
 	if (fd < 0 || fstat(fd, &st))
 		die_errno("cannot open the argument file @%s", file);
-	guard_policy(r, file, &st);
+	guard_policy(r, file, fd, &st);
 	cap = (S_ISREG(st.st_mode) ? (size_t)st.st_size : 0) + 4096;
 	t.buf = mapped(cap, "an argument file's text");
 	for (;;) {

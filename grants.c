@@ -222,6 +222,8 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 
 		if (fd >= 0 && p->asked.guards && g->kind != GRANT_RO)
 			check_guards(&p->asked, g, fd);
+		if (fd >= 0 && g->kind == GRANT_RW)
+			check_policy_dirs(&p->asked, g, fd);
 		if (fd >= 0)
 			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, &entries, verbose)
 					    : add_path_rule(p, ruleset, g, fd);

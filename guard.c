@@ -154,31 +154,6 @@ static struct guard *new_guard(struct request *r, const char *option, const char
 	return g;
 }
 
-/*
- * A policy is the caller's word, so only the caller (or root, who owns the
- * system anyway) may be able to change it: no other owner, no group or
- * other write bit, no second name that could sit in a writable tree.
- */
-void guard_policy(struct request *r, const char *file, const struct stat *st)
-{
-	uid_t me = geteuid();
-
-	if (st->st_uid != me && st->st_uid != 0)
-		die("@%s is owned by uid %u: a policy must belong to you or to root, so that no "
-		    "one else can change it",
-		    file, (unsigned)st->st_uid);
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		die("@%s is writable by its group or by others (mode %o): run chmod go-w on it",
-		    file, (unsigned)(st->st_mode & 07777));
-	if (!S_ISREG(st->st_mode))
-		return; /* a pipe the caller feeds (@/dev/stdin) is in no tree */
-	if (st->st_nlink > 1)
-		die("@%s has %u names (hard links); another could be in a tree the command can "
-		    "write: give the policy a file of its own",
-		    file, (unsigned)st->st_nlink);
-	guard_lookup(new_guard(r, "@", file), file, SYMLINK_HOPS);
-}
-
 /* /dev/fd/N or /proc/self/fd/N: N, else -1. */
 static int handed_fd(const char *path)
 {
@@ -191,6 +166,257 @@ static int handed_fd(const char *path)
 			return (int)number_at(path + len, NULL, INT_MAX);
 	}
 	return -1;
+}
+
+/* The path of a policy directory that may not exist: DIR's nearest existing
+ * directory (DIR itself, or the closest one above it) is what a run would
+ * have to write to make it, so that is what is guarded. */
+static void add_policy_dir(struct policy_dirs *d, const char *path)
+{
+	struct policy_dir *p = &d->dir[d->n++];
+	char near[PATH_MAX];
+	struct stat st;
+	char *slash;
+	int fd;
+
+	join(p->path, sizeof p->path, path, NULL);
+	join(p->lookup.what, sizeof p->lookup.what, path, NULL);
+	join(near, sizeof near, path, NULL);
+	for (;;) {
+		fd = openat(AT_FDCWD, near, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			break;
+		if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
+			die_errno("cannot check the policy directory %s", path);
+		slash = strrchr(near, '/');
+		if (!slash || slash == near)
+			die_errno("cannot check the policy directory %s", path);
+		*slash = '\0';
+	}
+	if (fstat(fd, &st))
+		die_errno("cannot check the policy directory %s", path);
+	close(fd);
+	p->exists = strcmp(near, path) == 0;
+	p->dev = st.st_dev;
+	p->ino = st.st_ino;
+	guard_lookup(&p->lookup, near, SYMLINK_HOPS);
+}
+
+/* The caller's $XDG_CONFIG_HOME/landlock-run (a relative one is ignored, as
+ * the XDG spec says), else ~/.config/landlock-run; and /etc/landlock-run. */
+const struct policy_dirs *find_policy_dirs(struct request *r)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char path[PATH_MAX];
+
+	if (r->policy_dirs)
+		return r->policy_dirs;
+	r->policy_dirs = mapped(sizeof *r->policy_dirs, "the policy directories");
+	if (xdg && xdg[0] == '/')
+		join(path, sizeof path, xdg, "/landlock-run", NULL);
+	else if (home && home[0] == '/')
+		join(path, sizeof path, home, "/.config/landlock-run", NULL);
+	else
+		path[0] = '\0';
+	if (path[0] && strcmp(path, "/etc/landlock-run") != 0)
+		add_policy_dir(r->policy_dirs, path);
+	add_policy_dir(r->policy_dirs, "/etc/landlock-run");
+	return r->policy_dirs;
+}
+
+/* The directory a grant's descriptor FD is, or the one its file is in. */
+static int grant_directory(const struct grant *g, int fd, const struct stat *st)
+{
+	char path[PATH_MAX];
+	char *slash;
+	int dir;
+
+	if (S_ISDIR(st->st_mode))
+		dir = openat(fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	else if (path_of_fd(fd, path) < 0 || !(slash = strrchr(path, '/')))
+		dir = -1;
+	else {
+		slash[slash == path] = '\0';
+		dir = openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (dir < 0)
+		die_errno("cannot check %s %s against the policy directories", g->option, g->path);
+	return dir;
+}
+
+static void refuse_policy_grant(const struct grant *g, const struct policy_dir *p,
+				const char *where)
+{
+	die("%s %s is %sthe policy directory %s%s: no run may write where policies are "
+	    "kept (@FILE reads them only there); grant the directories the command writes, "
+	    "beside it",
+	    g->option, g->path, where, p->path,
+	    p->exists ? "" : " (not there yet: the command could make it)");
+}
+
+/*
+ * A --rw grant on a policy directory, on a directory above it (which could
+ * replace it, or make it when it is not there), or beneath it would let the
+ * command write the next run's policy. Judged by inode, walking up from the
+ * grant by ".." as Landlock does, until a directory the policy directory's
+ * lookup goes through: a few stats per grant.
+ */
+void check_policy_dirs(const struct request *r, const struct grant *g, int fd)
+{
+	const struct policy_dirs *d = r->policy_dirs;
+	unsigned pending = (1U << d->n) - 1;
+	struct stat st, up;
+	size_t i;
+	int dir, parent;
+
+	if (fstat(fd, &st))
+		die_errno("cannot stat %s path %s", g->option, g->path);
+	for (i = 0; i < d->n; i++)
+		if (has_inode(&d->dir[i].lookup, &st))
+			refuse_policy_grant(g, &d->dir[i],
+					    d->dir[i].exists && d->dir[i].dev == st.st_dev &&
+							    d->dir[i].ino == st.st_ino
+						    ? ""
+						    : "above ");
+	dir = grant_directory(g, fd, &st);
+	while (pending) {
+		if (fstat(dir, &st))
+			die_errno("cannot check %s %s", g->option, g->path);
+		for (i = 0; i < d->n; i++) {
+			if (!(pending & 1U << i))
+				continue;
+			if (d->dir[i].exists && d->dir[i].dev == st.st_dev &&
+			    d->dir[i].ino == st.st_ino)
+				refuse_policy_grant(g, &d->dir[i], "inside ");
+			if (has_inode(&d->dir[i].lookup, &st))
+				pending &= ~(1U << i);
+		}
+		parent = openat(dir, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up))
+			die_errno("cannot check %s %s", g->option, g->path);
+		close(dir);
+		dir = parent;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break; /* the root: every lookup goes through it */
+	}
+	close(dir);
+}
+
+/* A directory a policy is kept in: owned by the caller or root, and not
+ * writable by its group or by others; 0 when it is not. */
+static int own_directory(const struct stat *st)
+{
+	return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/*
+ * 1 when DIRFD (closed here) is a policy directory or beneath one, with
+ * every directory on the way up to it own_directory(); 0 when no policy
+ * directory is above it. FILE names the policy for the refusal of a
+ * directory on the way that others could change; without FILE, such a
+ * directory makes it 0.
+ */
+int in_policy_dir(struct request *r, int dirfd, const char *file)
+{
+	const struct policy_dirs *d = find_policy_dirs(r);
+	char bad[PATH_MAX] = "";
+	struct stat st, up;
+	int parent, found = 0;
+	size_t i;
+
+	for (;;) {
+		if (fstat(dirfd, &st))
+			die_errno("cannot check a policy's directory");
+		if (!own_directory(&st) && !bad[0] && path_of_fd(dirfd, bad) < 0)
+			join(bad, sizeof bad, "a directory above it", NULL);
+		for (i = 0; i < d->n && !found; i++)
+			found = d->dir[i].exists && d->dir[i].dev == st.st_dev &&
+				d->dir[i].ino == st.st_ino;
+		if (found)
+			break;
+		parent = openat(dirfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up))
+			die_errno("cannot check a policy's directory");
+		close(dirfd);
+		dirfd = parent;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break;
+	}
+	close(dirfd);
+	if (found && bad[0] && file)
+		die("@%s: its directory %s is not yours or root's, or is writable by its group "
+		    "or by others: keep policies where only you can change them (chmod go-w)",
+		    file, bad);
+	return found && !bad[0];
+}
+
+/* Where the caller keeps policies, for messages. */
+static const char *policy_home(struct request *r)
+{
+	return find_policy_dirs(r)->dir[0].path;
+}
+
+/* @FILE's directory DIR must be in a policy directory. */
+static void policy_in_dir(struct request *r, const char *file, const char *dir)
+{
+	int fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		die_errno("cannot check the directory of @%s", file);
+	if (!in_policy_dir(r, fd, file))
+		die("@%s is not in a policy directory, where no run can change it: move it to "
+		    "%s/ (or /etc/landlock-run/), owned by you and not writable by others",
+		    file, policy_home(r));
+}
+
+/*
+ * A policy is the caller's word, so only the caller (or root, who owns the
+ * system anyway) may be able to change it: no other owner, no group or
+ * other write bit, no second name that could sit in a writable tree; and
+ * it lies in a policy directory, which no run may write. A pipe or socket
+ * is read only as a descriptor the caller hands over (@/dev/stdin).
+ */
+void guard_policy(struct request *r, const char *file, int fd, const struct stat *st)
+{
+	char path[PATH_MAX];
+	uid_t me = geteuid();
+	char *slash;
+
+	if (st->st_uid != me && st->st_uid != 0)
+		die("@%s is owned by uid %u: a policy must belong to you or to root, so that no "
+		    "one else can change it",
+		    file, (unsigned)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		die("@%s is writable by its group or by others (mode %o): run chmod go-w on it",
+		    file, (unsigned)(st->st_mode & 07777));
+	if (S_ISDIR(st->st_mode)) {
+		errno = EISDIR;
+		die_errno("cannot read the argument file @%s", file);
+	}
+	if (!S_ISREG(st->st_mode)) {
+		if ((S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)) &&
+		    (handed_fd(file) >= 0 || strcmp(file, "/dev/stdin") == 0))
+			return; /* a pipe the caller feeds is in no tree */
+		die("@%s is not a regular file: a policy is a file in %s or /etc/landlock-run, "
+		    "or a pipe handed over (@/dev/stdin)",
+		    file, policy_home(r));
+	}
+	if (st->st_nlink > 1)
+		die("@%s has %u names (hard links); another could be in a tree the command can "
+		    "write: give the policy a file of its own",
+		    file, (unsigned)st->st_nlink);
+	if (path_of_fd(fd, path) < 0 || !(slash = strrchr(path, '/')))
+		die_errno("cannot tell where the argument file @%s is (/proc/self/fd)", file);
+	slash[slash == path] = '\0';
+	policy_in_dir(r, file, path);
+	/* and where its name is, should that be a symlink to it */
+	slash = strrchr(file, '/');
+	if (slash)
+		copy_span(path, sizeof path, file, slash == file ? 1 : (size_t)(slash - file));
+	else
+		join(path, sizeof path, ".", NULL);
+	policy_in_dir(r, file, path);
+	guard_lookup(new_guard(r, "@", file), file, SYMLINK_HOPS);
 }
 
 /*
@@ -308,6 +534,40 @@ void open_report(struct request *r, struct report_target *t, const char *option,
 	if (fd < 0)
 		die_errno("cannot check %s %s", option, path);
 	add_ancestors(g, fd);
+}
+
+/*
+ * --learn FILE writes a policy for @FILE, which reads one only from a policy
+ * directory: FILE elsewhere (beside the work, in /tmp: trees the learned
+ * policy is likely to grant) is said before COMMAND runs and again once it
+ * is written, with where to move it. A pipe is the caller's to keep.
+ */
+void check_learn_target(struct request *r)
+{
+	const struct report_target *t = &r->learn_report;
+	int dir;
+
+	if (t->fd >= 0)
+		return;
+	dir = openat(t->dir, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		die_errno("cannot check the directory of --learn %s", t->path);
+	r->learn_outside = !in_policy_dir(r, dir, NULL);
+	learn_note(r, "will be");
+}
+
+/* WHEN: "will be" before the run, "was" after. */
+void learn_note(const struct request *r, const char *when)
+{
+	struct out o = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
+
+	if (!r->learn_outside)
+		return;
+	outf(&o,
+	     "landlock-run --learn: %s %s written outside the policy directories, and @%s "
+	     "refuses it there: move it to %s/ (or /etc/landlock-run/) to use it\n",
+	     r->learn_report.path, when, r->learn_report.path, r->policy_dirs->dir[0].path);
+	out_flush(&o);
 }
 
 /* A write grant on anything a guarded file's lookup goes through would let

@@ -30,7 +30,33 @@ struct guard {
 	} inodes[GUARD_INODES];
 };
 
-void guard_policy(struct request *r, const char *file, const struct stat *st);
+/*
+ * The policy directories: $XDG_CONFIG_HOME/landlock-run (~/.config/...
+ * without it) and /etc/landlock-run. @FILE is read only from beneath one,
+ * and no --rw grant may be on one, above one, or inside one, so no run
+ * can change the policy of the next. One that does not exist yet is judged
+ * by the nearest directory that does, which would hold it.
+ */
+#define POLICY_DIRS 2
+
+struct policy_dirs {
+	size_t n;
+	struct policy_dir {
+		char path[PATH_MAX];
+		int exists;
+		dev_t dev; /* the directory, when it exists */
+		ino_t ino;
+		struct guard lookup; /* what its (or its nearest existing
+					directory's) lookup goes through, and above */
+	} dir[POLICY_DIRS];
+};
+
+const struct policy_dirs *find_policy_dirs(struct request *r);
+void check_policy_dirs(const struct request *r, const struct grant *g, int fd);
+int in_policy_dir(struct request *r, int dirfd, const char *file);
+void check_learn_target(struct request *r);
+void learn_note(const struct request *r, const char *when);
+void guard_policy(struct request *r, const char *file, int fd, const struct stat *st);
 void open_report(struct request *r, struct report_target *t, const char *option, const char *path);
 void check_guards(const struct request *r, const struct grant *g, int fd);
 void take_descriptor(int fd, const char *what, struct stat *st);

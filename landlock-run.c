@@ -95,7 +95,8 @@ static const char usage_text[] =
 	"                       with landlock-run @FILE -- COMMAND (--hide still hides)\n"
 	"                       (FILE, as --explain-json's: not a symlink, replaced\n"
 	"                       whole, mode 0600, outside every write grant; or\n"
-	"                       /dev/fd/N, a pipe or socket)\n"
+	"                       /dev/fd/N, a pipe or socket); FILE outside the policy\n"
+	"                       directories (see @FILE) is said before and after\n"
 	"System calls:\n"
 	"  --allow-syscalls GROUPS\n"
 	"                       allow what the baseline refuses, of: io_uring, userns,\n"
@@ -135,8 +136,10 @@ static const char usage_text[] =
 	"                       grant\n"
 	"  @FILE                before --: the arguments in FILE, one per line (lines\n"
 	"                       empty or starting with # are skipped); FILE must be\n"
-	"                       yours or root's, writable by no one else, outside\n"
-	"                       every write grant\n"
+	"                       in ~/.config/landlock-run ($XDG_CONFIG_HOME) or\n"
+	"                       /etc/landlock-run, yours or root's, writable by no\n"
+	"                       one else; or a pipe (/dev/stdin). No --rw may be on,\n"
+	"                       above or in those directories\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
 	"\n"
@@ -577,6 +580,7 @@ static void parse_args(struct request *r, int argc, char **argv)
 {
 	const char **from, *at;
 	int c, index;
+	size_t i;
 
 	/* execve with an empty argv: argv + 1 would point into the environment. */
 	if (argc < 1)
@@ -607,6 +611,13 @@ static void parse_args(struct request *r, int argc, char **argv)
 		open_report(r, &r->json_report, "--explain-json", r->explain_json);
 	if (r->learn)
 		open_report(r, &r->learn_report, "--learn", r->learn);
+	if (r->learn)
+		check_learn_target(r);
+	for (i = 0; i < r->ngrants; i++)
+		if (r->grants[i].kind == GRANT_RW) {
+			find_policy_dirs(r); /* no --rw may reach them: guard.c */
+			break;
+		}
 }
 
 /* The kernel requires no_new_privs of unprivileged callers; set it for root

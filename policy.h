@@ -104,6 +104,7 @@ enum syscall_group {
 };
 
 struct guard;	    /* guard.h */
+struct policy_dirs; /* guard.h */
 struct private_tmp; /* tmpdir.h */
 
 /* Where a report goes (--explain-json, --learn), checked before COMMAND runs. */
@@ -138,11 +139,13 @@ struct request {
 	const char *explain_json; /* --explain-json FILE */
 	const char *learn;	  /* --learn FILE */
 	struct report_target json_report, learn_report;
-	struct guard *guards;	 /* policies and reports, checked against write grants */
-	int status_fd;		 /* --status-fd FD, or -1 */
-	int kill_tree;		 /* --kill-tree */
-	int private_tmp;	 /* --private-tmp */
-	struct private_tmp *tmp; /* its directory, once made (tmpdir.h) */
+	struct guard *guards;		 /* policies and reports, checked against write grants */
+	struct policy_dirs *policy_dirs; /* guard.c: find_policy_dirs */
+	int learn_outside;		 /* --learn FILE is in no policy directory */
+	int status_fd;			 /* --status-fd FD, or -1 */
+	int kill_tree;			 /* --kill-tree */
+	int private_tmp;		 /* --private-tmp */
+	struct private_tmp *tmp;	 /* its directory, once made (tmpdir.h) */
 	/* What COMMAND inherits (inherit.c) */
 	int keep_caps, new_session, die_with_parent, close_fds;
 	pid_t parent;	  /* getppid() when --die-with-parent was read */

@@ -67,6 +67,17 @@ as_nobody() {
 	AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 }
 
+# policy_dir: a policy directory of this test's own, the only place (with
+# /etc/landlock-run) @FILE reads a policy from: XDG_CONFIG_HOME is exported
+# and $P is $XDG_CONFIG_HOME/landlock-run (mode 0700). It lies beside the
+# test's temporary directory, not in it, so a --rw on that directory is not
+# a grant above the policy directory (which the launcher refuses).
+policy_dir() {
+	export XDG_CONFIG_HOME=$BATS_TEST_TMPDIR.config
+	P=$XDG_CONFIG_HOME/landlock-run
+	mkdir -m 0700 "$XDG_CONFIG_HOME" "$P" || fail "cannot make the policy directory $P"
+}
+
 # out_dir: $OUT, an empty directory for the command to write in; $MARKER, the
 # file in it that the command in RAN leaves when it runs ("${RAN[@]}" is
 # `-- COMMAND...`, to end a launcher command line with).

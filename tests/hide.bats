@@ -304,8 +304,9 @@ print("watch" if libc.inotify_add_watch(fd, sys.argv[1].encode(), 0x100) > 0 els
 	run "$LR" --ro / --hide .ssh -- cat "$S"
 	assert_failure
 	refute_output --partial SECRET
-	printf -- '--ro=/\n--hide\n%s\n' "$H/.ssh" >"$BATS_TEST_TMPDIR/policy"
-	run --separate-stderr "$LR" "@$BATS_TEST_TMPDIR/policy" -- sh -c 'cat "$1"; cat docs/readme' _ "$S"
+	policy_dir
+	printf -- '--ro=/\n--hide\n%s\n' "$H/.ssh" >"$P/policy"
+	run --separate-stderr "$LR" "@$P/policy" -- sh -c 'cat "$1"; cat docs/readme' _ "$S"
 	assert_output readme
 	assert_equal "$stderr" "cat: $S: Permission denied"
 }
@@ -410,23 +411,24 @@ refused() {
 
 @test "--learn with --hide: the policy keeps the hidden paths and no grant that reveals or contradicts one" {
 	local canon
+	policy_dir
 	canon=$(cd "$H/.ssh" && pwd -P)
-	run --separate-stderr "$LR" --learn "$BATS_TEST_TMPDIR/learned" --hide "$H/.ssh" -- sh -c \
+	run --separate-stderr "$LR" --learn "$P/learned" --hide "$H/.ssh" -- sh -c \
 		'cat "$1/docs/readme" "$1/.sshx/notes"; touch "$1/new"; echo x > "$1/.ssh/known"' _ "$H"
 	assert_success
 	local policy
-	policy=$(grep -v '^# ' "$BATS_TEST_TMPDIR/learned")
+	policy=$(grep -v '^# ' "$P/learned")
 	grep -qx -- "--hide=$canon" <<<"$policy" || fail "no --hide line in: $policy"
 	# The writes in the home and in the hidden directory cannot be granted beside it.
-	grep -q "^# not granted: --rw=${canon%/.ssh} (--hide $canon)" "$BATS_TEST_TMPDIR/learned" ||
-		fail "$(cat "$BATS_TEST_TMPDIR/learned")"
-	grep -q "^# not granted: --rw=$canon (--hide $canon)" "$BATS_TEST_TMPDIR/learned" ||
-		fail "$(cat "$BATS_TEST_TMPDIR/learned")"
+	grep -q "^# not granted: --rw=${canon%/.ssh} (--hide $canon)" "$P/learned" ||
+		fail "$(cat "$P/learned")"
+	grep -q "^# not granted: --rw=$canon (--hide $canon)" "$P/learned" ||
+		fail "$(cat "$P/learned")"
 	refute_output --partial SECRET
 	# The learned policy is accepted, reads what the run read, and still hides the key.
-	run --separate-stderr "$LR" "@$BATS_TEST_TMPDIR/learned" -- cat "$H/docs/readme" "$H/.sshx/notes"
+	run --separate-stderr "$LR" "@$P/learned" -- cat "$H/docs/readme" "$H/.sshx/notes"
 	assert_success
-	run --separate-stderr "$LR" "@$BATS_TEST_TMPDIR/learned" -- cat "$S"
+	run --separate-stderr "$LR" "@$P/learned" -- cat "$S"
 	assert_failure
 	refute_output --partial SECRET
 }

@@ -295,19 +295,21 @@ exit 0'
 }
 
 @test "a nested launcher cannot widen the sandbox" {
-	run --separate-stderr "$LR" --ro / -- "$LR" --rw / -- sh -c 'echo x > x'
+	# (the inner run asks for the whole work tree: --rw / would be refused for
+	# reaching the policy directories)
+	run --separate-stderr "$LR" --ro / -- "$LR" --rw "$PWD" -- sh -c 'echo x > x'
 	assert_failure
 	[[ $stderr == *"Permission denied"* ]] || fail "$stderr"
 	assert_not_exist x
-	run "$LR" -- "$LR" --rw / -- sh -c 'echo x > x'
+	run "$LR" -- "$LR" --rw "$PWD" -- sh -c 'echo x > x'
 	assert_failure
 	assert_not_exist x
-	run "$LR" --rw "$d" -- "$LR" --rw / -- sh -c 'echo x > x; echo y > d/y'
+	run "$LR" --rw "$d" -- "$LR" --rw "$PWD" -- sh -c 'echo x > x; echo y > d/y'
 	assert_success
 	assert_not_exist x
 	assert_equal "$(cat d/y)" y
 	# Control: the inner policy alone does allow it.
-	run "$LR" --rw / -- sh -c 'echo x > x'
+	run "$LR" --rw "$PWD" -- sh -c 'echo x > x'
 	assert_success
 	assert_equal "$(cat x)" x
 }

@@ -8,12 +8,13 @@ load explain
 setup() {
 	require_landlock
 	explain_setup
+	policy_dir
 }
 
-# learn ARG...: --learn $d/policy ARG...; $grants: the policy's option lines.
+# learn ARG...: --learn $P/policy ARG...; $grants: the policy's option lines.
 learn() {
-	run --separate-stderr "$LR" --learn "$d/policy" "$@"
-	grants=$(grep -v '^#' "$d/policy" 2>/dev/null || true)
+	run --separate-stderr "$LR" --learn "$P/policy" "$@"
+	grants=$(grep -v '^#' "$P/policy" 2>/dev/null || true)
 }
 
 # A small C project: a header, a source, a library and a Makefile that
@@ -39,13 +40,13 @@ make_project() {
 	make -s clean
 	# The rerun, confined and explained, from a clean tree.
 	J=$d/rerun.json
-	TMPDIR=$d/tmp explain "@$d/policy" -- make
+	TMPDIR=$d/tmp explain "@$P/policy" -- make
 	assert_equal "$status" 0
 	[[ $stderr != *"landlock-run denied"* ]] || fail "denied: $stderr"
 	assert_file_empty "$J"
 	assert_equal "$("$d/proj/hello")" "hello from make"
 	# Control: the policy confines. A write outside it is denied, and explained.
-	explain "@$d/policy" -- touch "$d/outside"
+	explain "@$P/policy" -- touch "$d/outside"
 	assert_denied "make_reg $d/outside (openat by touch): allow with --rw $d"
 }
 
@@ -84,7 +85,7 @@ make_project() {
 	learn -- sh -c "touch $f; rm $f"
 	assert_success
 	if grep -qx -- "--rw=/" <<<"$grants"; then fail "--rw=/ written: $grants"; fi
-	grep -q '^# not granted: a write in / itself' "$d/policy" || fail "$(cat "$d/policy")"
+	grep -q '^# not granted: a write in / itself' "$P/policy" || fail "$(cat "$P/policy")"
 	assert_not_exist "$f"
 }
 
@@ -94,7 +95,7 @@ make_project() {
 	assert_success
 	grep -qx -- "--rw=$d/no" <<<"$grants" || fail "$grants"
 	# Every grant line is one argument the rerun takes.
-	explain "@$d/policy" -- touch "$d/no/bad"$'\n'"name/g"
+	explain "@$P/policy" -- touch "$d/no/bad"$'\n'"name/g"
 	assert_success
 }
 
@@ -108,11 +109,11 @@ make_project() {
 	assert_output $'ok\nok'
 	grep -qx -- "--tcp-bind=$bind" <<<"$grants" || fail "$grants"
 	grep -qx -- "--tcp-connect=$connect" <<<"$grants" || fail "$grants"
-	explain "@$d/policy" -- sh -c "$TRYOP bind $bind; $TRYOP connect $connect"
+	explain "@$P/policy" -- sh -c "$TRYOP bind $bind; $TRYOP connect $connect"
 	assert_equal "$output" $'ok\nok'
 	assert_equal "$stderr" ""
 	# Control: any other port is denied.
-	explain "@$d/policy" -- "$TRYOP" connect 1
+	explain "@$P/policy" -- "$TRYOP" connect 1
 	assert_equal "$output" EACCES
 	stop_servers
 }
@@ -128,18 +129,46 @@ make_project() {
 	grep -qx -- "--scope=abstract-unix" <<<"$grants" || fail "$grants"
 }
 
+@test "--learn FILE outside the policy directories: said before the command runs and once written, with where to move it" {
+	# Before: the line is on stderr before COMMAND's first output.
+	run -0 --separate-stderr "$LR" --learn "$d/out.policy" -- sh -c 'echo started >&2; touch "$1"' _ "$d/ok/f"
+	local note="landlock-run --learn: $d/out.policy"
+	[[ ${stderr_lines[0]} == "$note will be written outside the policy directories, and @$d/out.policy refuses it there: move it to $P/ (or /etc/landlock-run/) to use it" ]] ||
+		fail "$stderr"
+	assert_equal "${stderr_lines[1]}" started
+	[[ ${stderr_lines[2]} == "$note was written outside the policy directories"*"move it to $P/"* ]] || fail "$stderr"
+	# Written all the same, and refused by @FILE where it is, as said.
+	assert_file_exist "$d/out.policy"
+	run -125 --separate-stderr "$LR" "@$d/out.policy" -- true
+	[[ $stderr == *"is not in a policy directory"* ]] || fail "$stderr"
+	# Moved there, it runs; and learned there, nothing is said.
+	mv "$d/out.policy" "$P/moved.policy"
+	run -0 "$LR" "@$P/moved.policy" -- touch "$d/ok/f"
+	run -0 --separate-stderr "$LR" --learn "$P/policy" -- touch "$d/ok/f"
+	assert_equal "$stderr" ""
+	# In /tmp, the tree a learned policy most often grants, it is said too.
+	local tmp
+	tmp=$(mktemp -d /tmp/landlock-run-learn.XXXXXX)
+	run -0 --separate-stderr "$LR" --learn "$tmp/p" -- true
+	rm -r "$tmp"
+	[[ $stderr == *"--learn: $tmp/p will be written outside the policy directories"* ]] || fail "$stderr"
+	# A pipe handed over is the caller's to keep: nothing is said.
+	run -0 --separate-stderr bash -c '"$1" --learn /dev/fd/3 -- true 3> >(cat >/dev/null)' _ "$LR"
+	assert_equal "$stderr" ""
+}
+
 @test "--learn takes no policy, no --explain and no --probe; a FILE it cannot write is 125 before anything runs" {
 	local opt
 	for opt in "--ro /" "--rw $d" "--tcp-connect 80" "--scope signal" "--strict" "--explain"; do
 		# shellcheck disable=SC2086 # the option and its argument
-		run -125 --separate-stderr "$LR" --learn "$d/policy" $opt -- touch "$d/ran"
+		run -125 --separate-stderr "$LR" --learn "$P/policy" $opt -- touch "$d/ran"
 		assert_one_launcher_line
 		[[ $stderr == *"${opt%% *}"* ]] || fail "the line does not name ${opt%% *}: $stderr"
 	done
 	run -125 --separate-stderr "$LR" --learn "$d/missing/policy" -- touch "$d/ran"
 	assert_one_launcher_line
 	[[ $stderr == *"--learn $d/missing/policy"* ]] || fail "$stderr"
-	run -125 --separate-stderr "$LR" --probe --learn "$d/policy"
+	run -125 --separate-stderr "$LR" --probe --learn "$P/policy"
 	assert_one_launcher_line
 	assert_not_exist "$d/ran"
 }
@@ -166,14 +195,14 @@ make_project() {
 	grep -qx -- "--rw=$d/tmp" <<<"$grants" || fail "$grants"
 	# Never $HOME or / for reading: the listing is left out, and said so.
 	run ! grep -Ex -- "--r[ow]=($home|/)" <<<"$grants"
-	grep -qx '# not granted: listing $HOME (--ro on it would grant every file in it)' "$d/policy" ||
-		fail "$(cat "$d/policy")"
+	grep -qx '# not granted: listing $HOME (--ro on it would grant every file in it)' "$P/policy" ||
+		fail "$(cat "$P/policy")"
 	run ! grep -q "$home/.ssh/id_ed25519\|--ro=$home/.ssh\$" <<<"$grants"
 	# After the cache is cleaned, the policy still runs the same work, with no denial.
 	rm -rf "$home/.npm/_cacache"
 	mkdir "$home/.npm/_cacache"
 	J=$d/rerun.json
-	HOME=$home TMPDIR=$d/tmp explain "@$d/policy" -- sh -c "${work//; ls ~ >\/dev\/null/}"
+	HOME=$home TMPDIR=$d/tmp explain "@$P/policy" -- sh -c "${work//; ls ~ >\/dev\/null/}"
 	assert_equal "$status" 0
 	assert_file_empty "$J"
 }
@@ -182,8 +211,8 @@ make_project() {
 	# Control: unconfined the open fails with ENXIO, not EACCES.
 	run setsid -w sh -c 'exec 3</dev/tty' </dev/null
 	assert_failure
-	setsid -w "$LR" --learn "$d/policy" -- sh -c 'exec 3</dev/tty' </dev/null || true
-	grep -qx -- "--ro=/dev/tty" "$d/policy" || fail "$(cat "$d/policy")"
+	setsid -w "$LR" --learn "$P/policy" -- sh -c 'exec 3</dev/tty' </dev/null || true
+	grep -qx -- "--ro=/dev/tty" "$P/policy" || fail "$(cat "$P/policy")"
 }
 
 @test "per-boot names fold into a stable parent: /sys/fs/cgroup, /proc/PID" {
@@ -207,14 +236,14 @@ make_project() {
 	learn -- "$PYTHON" -c "$threads"
 	assert_success
 	grep -qx -- "--ro=/sys/devices/system/cpu" <<<"$grants" || fail "$grants"
-	grep -q '^# granted unseen: /sys/devices/system/cpu/online and /proc/sys/vm/overcommit_memory' "$d/policy"
+	grep -q '^# granted unseen: /sys/devices/system/cpu/online and /proc/sys/vm/overcommit_memory' "$P/policy"
 	# What reads it on every run (glibc's get_nprocs) runs from that policy.
-	run -0 "$LR" "@$d/policy" -- getconf _NPROCESSORS_ONLN
+	run -0 "$LR" "@$P/policy" -- getconf _NPROCESSORS_ONLN
 	# Control: a run without a thread grants nothing of it, and the read is refused.
-	rm "$d/policy" # a new policy, not merged into the last
+	rm "$P/policy" # a new policy, not merged into the last
 	learn -- "$PYTHON" -c 'print("t")'
 	assert_success
-	! grep -q -- "/sys/devices/system/cpu\|granted unseen" "$d/policy" || fail "$(cat "$d/policy")"
-	run "$LR" --explain "@$d/policy" -- getconf _NPROCESSORS_ONLN
+	! grep -q -- "/sys/devices/system/cpu\|granted unseen" "$P/policy" || fail "$(cat "$P/policy")"
+	run "$LR" --explain "@$P/policy" -- getconf _NPROCESSORS_ONLN
 	assert_output --partial "landlock-run denied: read_file /sys/devices/system/cpu/online"
 }

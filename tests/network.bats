@@ -145,9 +145,10 @@ range_with() {
 }
 
 @test "a contradiction within a policy file names the file and the line" {
-	printf '%s\n' --no-tcp '# the registry' --tcp-connect 443 >policy
-	run -125 --separate-stderr "$LR" @policy -- true
-	assert_equal "$stderr" "landlock-run: --tcp-connect 443 contradicts --no-tcp, which allows no port: give one or the other (@policy line 3)"
+	policy_dir # $P is the policy directory from here on, not a port
+	printf '%s\n' --no-tcp '# the registry' --tcp-connect 443 >"$P/policy"
+	run -125 --separate-stderr "$LR" "@$P/policy" -- true
+	assert_equal "$stderr" "landlock-run: --tcp-connect 443 contradicts --no-tcp, which allows no port: give one or the other (@$P/policy line 3)"
 }
 
 @test "a kind never mentioned stays unrestricted" {

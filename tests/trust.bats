@@ -98,8 +98,9 @@ teardown() {
 	# The workspace is the lookup's start, but ../out leaves it at once: nothing in it is read.
 	run -0 "$LR" --ro / --rw "$d/ws" --explain-json ../out/r.json -- true
 	assert_file_exist "$d/out/r.json"
-	printf '%s\n' --ro / >../out/p.policy
-	run -0 "$LR" @../out/p.policy --rw "$d/ws" -- true
+	policy_dir
+	printf '%s\n' --ro / >"$P/p.policy"
+	run -0 "$LR" "@$P/p.policy" --rw "$d/ws" -- true
 	# Where it resolves is still guarded: the directory it lands in, and what is above it.
 	run -125 --separate-stderr "$LR" --ro / --rw "$d/out" --explain-json ../out/r.json -- true
 	[[ $stderr == *"--rw $d/out would let COMMAND replace --explain-json ../out/r.json"* ]] ||
@@ -192,57 +193,175 @@ teardown() {
 
 # ---- policies ----------------------------------------------------------------
 
-@test "attack: a policy kept in the tree it grants cannot be rewritten by the run it confines" {
-	mkdir proj
-	printf -- '--ro=/\n--rw=%s\n' "$d/proj" >proj/build.policy
-	# Control: the same grants given on the command line let the command append --rw=/ to the file.
-	run -0 "$LR" --ro / --rw "$d/proj" -- sh -c 'echo --rw=/ >> "$1"' _ "$d/proj/build.policy"
-	assert_equal "$(tail -n 1 proj/build.policy)" --rw=/
-	printf -- '--ro=/\n--rw=%s\n' "$d/proj" >proj/build.policy
-	# From the policy: refused before the command runs, naming the file and the grant.
-	run -125 --separate-stderr "$LR" "@$d/proj/build.policy" -- sh -c 'echo --rw=/ >> "$1"' _ \
-		"$d/proj/build.policy"
+@test "attack: run 1 rewrites the policy kept in its tree, run 2 would start from it: refused, and a policy directory no run can write" {
+	policy_dir
+	mkdir -p proj/.landlock
+	printf -- '--ro=/\n--rw=%s\n' "$d/proj" >proj/.landlock/test.policy
+	# Control, the old layout: run 1 (npm ci under --rw proj) rewrites the policy
+	# in place, owner, mode and link count unchanged, for a wider next run.
+	run -0 "$LR" --ro / --rw "$d/proj" -- sh -c \
+		'printf -- "--ro=/\n--rw=%s\n--keep-caps\n" "$2" > "$1"' _ "$d/proj/.landlock/test.policy" "$d/out"
+	assert_equal "$(tail -n 1 proj/.landlock/test.policy)" --keep-caps
+	assert_equal "$(stat -c '%u %a %h' proj/.landlock/test.policy)" "0 644 1"
+	# Run 2 from it (which on the old layout wrote out/ and kept its capabilities):
+	# refused before anything runs, naming the file and where to keep it.
+	cd proj
+	run -125 --separate-stderr "$LR" @.landlock/test.policy -- sh -c \
+		'touch "$1/planted"; grep CapEff /proc/self/status' _ "$d/out"
 	assert_one_launcher_line
-	[[ $stderr == *"--rw $d/proj would let COMMAND replace @$d/proj/build.policy"* ]] || fail "$stderr"
-	assert_equal "$(tail -n 1 proj/build.policy)" "--rw=$d/proj"
-	# A symlink to it from elsewhere is no way around, nor a symlink in the tree to a policy outside.
-	mkdir cfg
-	cp proj/build.policy cfg/p
-	ln -s "$d/proj/build.policy" cfg/link
-	run -125 "$LR" "@$d/cfg/link" -- true
-	ln -s "$d/cfg/p" proj/link
-	run -125 --separate-stderr "$LR" "@$d/proj/link" -- true
-	[[ $stderr == *"replace @$d/proj/link"* ]] || fail "$stderr"
-	# Kept beside the tree, it works.
-	run -0 "$LR" "@$d/cfg/p" -- touch "$d/proj/built"
+	[[ $stderr == *"@.landlock/test.policy is not in a policy directory"*"move it to $P/"* ]] ||
+		fail "$stderr"
+	assert_not_exist "$d/out/planted"
+	cd "$d"
+	# Kept in the policy directory, run 1 cannot reach it: a grant on the policy
+	# directory, above it or inside it is refused; beside it, the write is denied.
+	printf -- '--ro=/\n--rw=%s\n' "$d/proj" >"$P/test.policy"
+	for grant in "$P" "$XDG_CONFIG_HOME" "$BATS_TEST_TMPDIR/.." "$P/test.policy"; do
+		run -125 --separate-stderr "$LR" --ro / --rw "$grant" -- sh -c 'echo --keep-caps >> "$1"' _ \
+			"$P/test.policy"
+		assert_one_launcher_line
+		[[ $stderr == *"the policy directory $P: no run may write where policies are kept"* ]] ||
+			fail "$stderr"
+	done
+	run -2 "$LR" --ro / --rw "$d/proj" -- sh -c 'echo --keep-caps >> "$1"' _ "$P/test.policy"
+	# Run 2 starts from the policy as the caller wrote it.
+	run -0 --separate-stderr "$LR" "@$P/test.policy" -- sh -c 'touch proj/built; grep CapEff /proc/self/status'
+	assert_output --partial 0000000000000000
 	assert_file_exist proj/built
+	assert_equal "$(tail -n 1 "$P/test.policy")" "--rw=$d/proj"
+}
+
+@test "a policy outside the policy directories is refused, wherever it is and however it is named" {
+	policy_dir
+	mkdir cfg
+	printf -- '--ro=/\n' >cfg/p
+	for at in "$d/cfg/p" cfg/p ./cfg/p; do
+		run -125 --separate-stderr "$LR" "@$at" -- touch "$d/ran"
+		assert_one_launcher_line
+		[[ $stderr == *"@$at is not in a policy directory, where no run can change it: move it to $P/ (or /etc/landlock-run/)"* ]] ||
+			fail "$stderr"
+	done
+	# A symlink in the policy directory to a file outside is no way in, nor one
+	# outside (which a run could point elsewhere) to a file inside.
+	ln -s "$d/cfg/p" "$P/link"
+	run -125 --separate-stderr "$LR" "@$P/link" -- true
+	[[ $stderr == *"@$P/link is not in a policy directory"* ]] || fail "$stderr"
+	cp cfg/p "$P/p"
+	ln -s "$P/p" cfg/link
+	run -125 --separate-stderr "$LR" "@$d/cfg/link" -- true
+	[[ $stderr == *"@$d/cfg/link is not in a policy directory"* ]] || fail "$stderr"
+	# A relative name in the policy directory is the file's.
+	(cd "$P" && "$LR" @p -- true) || fail "@p from the policy directory"
+	# A subdirectory of the policy directory is the policy directory's, unless others can write it.
+	mkdir -m 0700 "$P/ci"
+	cp cfg/p "$P/ci/p"
+	run -0 "$LR" "@$P/ci/p" -- true
+	chmod 0777 "$P/ci"
+	run -125 --separate-stderr "$LR" "@$P/ci/p" -- true
+	[[ $stderr == *"@$P/ci/p: its directory $P/ci is not yours or root's, or is writable by its group or by others"* ]] ||
+		fail "$stderr"
+	chmod 0770 "$P"
+	run -125 --separate-stderr "$LR" "@$P/p" -- true
+	[[ $stderr == *"its directory $P is not yours or root's"* ]] || fail "$stderr"
+	# Control: the same file in the policy directory as it should be.
+	chmod 0700 "$P"
+	run -0 "$LR" "@$P/p" -- true
+	# Without XDG_CONFIG_HOME, the directory is ~/.config/landlock-run.
+	mkdir -p home/.config/landlock-run
+	cp cfg/p home/.config/landlock-run/p
+	run -0 env -u XDG_CONFIG_HOME HOME="$d/home" "$LR" "@$d/home/.config/landlock-run/p" -- true
+	run -125 --separate-stderr env -u XDG_CONFIG_HOME HOME="$d/home" "$LR" "@$P/p" -- true
+	[[ $stderr == *"move it to $d/home/.config/landlock-run/"* ]] || fail "$stderr"
+}
+
+@test "--rw on, above or inside the policy directory is refused by inode: through a symlink, a bind mount, before it exists" {
+	policy_dir
+	mkdir -m 0700 "$P/sub"
+	ln -s "$P" plink
+	ln -s "$XDG_CONFIG_HOME" clink
+	for grant in "$d/plink" "$d/clink" "$d/plink/sub" /; do
+		run -125 --separate-stderr "$LR" --ro / --rw "$grant" -- true
+		assert_one_launcher_line
+		[[ $stderr == *"--rw $grant is "*"the policy directory $P: "*"grant the directories the command writes, beside it"* ]] ||
+			fail "$stderr"
+	done
+	run -125 --separate-stderr "$LR" --ro / --rw-try "$d/plink/sub" -- true
+	[[ $stderr == *"--rw-try $d/plink/sub is inside the policy directory $P"* ]] || fail "$stderr"
+	# --ro there is harmless, and so is --rw beside it.
+	run -0 "$LR" --ro / --ro "$P" --rw "$d/ws" -- true
+	# A second name for it by a bind mount, judged by inode.
+	[ "$(id -u)" -eq 0 ] || skip "needs root to bind-mount"
+	unshare --mount true 2>/dev/null || skip "no mount namespace here (unshare --mount)"
+	mkdir alias
+	run -125 --separate-stderr env LR="$LR" C="$XDG_CONFIG_HOME" A="$d/alias" unshare --mount sh -c \
+		'mount --bind "$C" "$A" && "$LR" --ro / --rw "$A/landlock-run/sub" -- true'
+	[[ $stderr == *"--rw $d/alias/landlock-run/sub is inside the policy directory $P"* ]] || fail "$stderr"
+	run -0 env A="$d/alias" C="$XDG_CONFIG_HOME" unshare --mount sh -c \
+		'mount --bind "$C" "$A" && touch "$A/landlock-run/sub/x"'
+	assert_file_exist "$P/sub/x"
+}
+
+@test "attack: a --rw \$HOME run makes ~/.config/landlock-run and plants a policy: refused before it exists" {
+	mkdir -p home/work
+	export HOME=$d/home
+	unset XDG_CONFIG_HOME
+	# Control: what a --rw $HOME run could do, run without the launcher's check.
+	(mkdir -p -m 0700 home/.config/landlock-run && printf -- '--ro=/\n--keep-caps\n' >home/.config/landlock-run/p)
+	run -0 "$LR" "@$HOME/.config/landlock-run/p" -- true
+	rm -r home/.config
+	# The policy directory is not there: its nearest directory ($HOME) is guarded.
+	run -125 --separate-stderr "$LR" --ro / --rw "$HOME" -- sh -c \
+		'mkdir -p ~/.config/landlock-run && echo --keep-caps > ~/.config/landlock-run/p'
+	assert_one_launcher_line
+	[[ $stderr == *"--rw $HOME is above the policy directory $HOME/.config/landlock-run (not there yet: the command could make it)"* ]] ||
+		fail "$stderr"
+	assert_not_exist home/.config
+	# A tree beside it stays grantable, and so is one beneath the nearest directory.
+	run -0 "$LR" --ro / --rw "$HOME/work" -- touch "$HOME/work/f"
+	mkdir home/.config
+	run -0 "$LR" --ro / --rw "$HOME/work" -- true
+	run -125 --separate-stderr "$LR" --ro / --rw "$HOME/.config" -- true
+	[[ $stderr == *"--rw $HOME/.config is the policy directory"*"(not there yet"* ]] ||
+		[[ $stderr == *"--rw $HOME/.config is above the policy directory"* ]] || fail "$stderr"
+	# With --private-tmp the grants are still judged.
+	run -125 --separate-stderr "$LR" --private-tmp --ro / --rw "$HOME" -- true
+	[[ $stderr == *"is above the policy directory"* ]] || fail "$stderr"
 }
 
 @test "a policy someone else could change is refused: another owner, group or other write, a second name" {
-	printf -- '--ro=/\n' >p
-	run -0 "$LR" "@$d/p" -- true
-	chmod g+w p
-	run -125 --separate-stderr "$LR" "@$d/p" -- true
-	[[ $stderr == *"@$d/p is writable by its group or by others (mode 664)"* ]] || fail "$stderr"
-	chmod 644 p
-	ln p p2
-	run -125 --separate-stderr "$LR" "@$d/p" -- true
+	policy_dir
+	printf -- '--ro=/\n' >"$P/p"
+	run -0 "$LR" "@$P/p" -- true
+	chmod g+w "$P/p"
+	run -125 --separate-stderr "$LR" "@$P/p" -- true
+	[[ $stderr == *"@$P/p is writable by its group or by others (mode 664)"* ]] || fail "$stderr"
+	chmod 644 "$P/p"
+	ln "$P/p" "$P/p2"
+	run -125 --separate-stderr "$LR" "@$P/p" -- true
 	[[ $stderr == *"has 2 names (hard links)"* ]] || fail "$stderr"
-	rm p2
-	# A pipe from the caller is nobody else's.
-	run -0 bash -c 'cat "$2" | "$1" @/dev/stdin -- true' _ "$LR" "$d/p"
+	rm "$P/p2"
+	# A pipe from the caller is nobody else's; a FIFO by name is not a pipe handed over.
+	run -0 bash -c 'cat "$2" | "$1" @/dev/stdin -- true' _ "$LR" "$P/p"
+	run -0 bash -c '"$1" @<(cat "$2") -- true' _ "$LR" "$P/p"
+	mkfifo fifo
+	run -125 --separate-stderr bash -c '(cat "$2" > fifo &) ; "$1" @fifo -- true' _ "$LR" "$P/p"
+	[[ $stderr == *"@fifo is not a regular file"* ]] || fail "$stderr"
 	# Another owner's file is refused; root's serves another user (in a
 	# directory nobody can reach: the bats directory is private).
 	as_nobody
-	chown 65534 p
-	run -125 --separate-stderr "$LR" "@$d/p" -- true
-	[[ $stderr == *"@$d/p is owned by uid 65534"* ]] || fail "$stderr"
-	chown 0 p
+	chown 65534 "$P/p"
+	run -125 --separate-stderr "$LR" "@$P/p" -- true
+	[[ $stderr == *"@$P/p is owned by uid 65534"* ]] || fail "$stderr"
+	chown 0 "$P/p"
 	pub=$(mktemp -d /tmp/landlock-run-trust.XXXXXX)
 	echo "$pub" >"$BATS_TEST_TMPDIR/cleanup"
 	chmod 755 "$pub"
-	cp p "$pub/"
-	run -0 "${AS_NOBODY[@]}" "$LR" "@$pub/p" -- true
+	mkdir -m 0755 "$pub/landlock-run"
+	cp "$P/p" "$pub/landlock-run/"
+	run -0 "${AS_NOBODY[@]}" env XDG_CONFIG_HOME="$pub" "$LR" "@$pub/landlock-run/p" -- true
+	# Control: outside a policy directory of nobody's, the same root-owned file is refused.
+	cp "$P/p" "$pub/"
+	run -125 "${AS_NOBODY[@]}" env XDG_CONFIG_HOME="$pub" "$LR" "@$pub/p" -- true
 }
 
 # ---- the status descriptor ---------------------------------------------------

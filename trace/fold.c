@@ -31,6 +31,7 @@
 
 #include "../abi.h"
 #include "../fd.h"
+#include "../guard.h"
 #include "../hide.h"
 #include "../out.h"
 #include "learner.h"
@@ -374,6 +375,7 @@ void write_policy(struct learner *l)
 	if (o.failed)
 		die_errno("cannot write the --learn file %s", l->p->asked.learn);
 	report_commit(&l->file);
+	learn_note(&l->p->asked, "was");
 	if (l->unseen) {
 		struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
 

@@ -113,7 +113,9 @@ export interface Policy {
 	explainJson?: string;
 	/**
 	 * `--learn FILE`: run the command WITHOUT the sandbox (trusted commands only) and write the
-	 * policy it needs to FILE, for `@FILE` on a later run. Takes no other field but hide,
+	 * policy it needs to FILE, for `@FILE` on a later run, which reads it only from
+	 * `~/.config/landlock-run/` (`$XDG_CONFIG_HOME`) or `/etc/landlock-run/` (a FILE elsewhere is
+	 * still written, and stderr says where to move it). Takes no other field but hide,
 	 * keepCaps, abi and verbose (a TypeError otherwise); the hidden paths stay unreadable.
 	 */
 	learn?: string;

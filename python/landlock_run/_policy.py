@@ -95,7 +95,8 @@ class Policy:
     """--explain-json: the same as JSON lines in this file, for parse_denials()."""
     learn: PathArg | None = None
     """--learn: run the command WITHOUT the sandbox (trusted commands only) and write the
-    policy it needs to this file; with no other field but hide, keep_caps, abi and verbose."""
+    policy it needs to this file; with no other field but hide, keep_caps, abi and verbose.
+    @FILE reads it only from ~/.config/landlock-run/ ($XDG_CONFIG_HOME) or /etc/landlock-run/."""
     keep_caps: bool = False
     """--keep-caps: keep the caller's capabilities (dangerous: root stays root)."""
     new_session: bool = False

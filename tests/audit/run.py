@@ -122,9 +122,15 @@ class Context:
         self.work = f"{self.root}/{w.name}"
         self.tree, self.home = f"{self.work}/tree", f"{self.work}/home"
         self.reports = f"{self.private}/{w.name}"
+        # the workload's policy directory ($XDG_CONFIG_HOME/landlock-run), the
+        # only place @FILE reads a learned policy from, beneath no grant
+        self.config = f"{self.reports}/config"
         os.makedirs(self.reports)
-        if w.as_nobody:
-            os.chown(self.reports, workloads.NOBODY, workloads.NOBODY)
+        for d in (self.config, f"{self.config}/landlock-run"):
+            os.mkdir(d, 0o700)
+        for d in (self.reports, self.config, f"{self.config}/landlock-run"):
+            if w.as_nobody:
+                os.chown(d, workloads.NOBODY, workloads.NOBODY)
 
     def reset(self, w, home=True):
         """A fresh tree (and home) for the next run, as the workload makes them."""
@@ -142,8 +148,11 @@ class Context:
                         os.lchown(n, workloads.NOBODY, workloads.NOBODY)
 
     def base_env(self):
-        return {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8",
-                "HOME": self.home}
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8",
+               "HOME": self.home}
+        if getattr(self, "config", None):
+            env["XDG_CONFIG_HOME"] = self.config
+        return env
 
     def launch(self, w, label, argv, reset=True, home=True, streams=True):
         """Run ARGV (the launcher and its command; "--status-fd N" gets a pipe)
@@ -452,7 +461,7 @@ def compare_workload(ctx, tap, w):
 
 def learn_workload(ctx, tap, w):
     """--learn, then clean confined reruns from the learned policy."""
-    policy_file = f"{ctx.reports}/learned.policy"
+    policy_file = f"{ctx.config}/landlock-run/learned.policy"
     learn = ctx.launch(w, "--learn", [ctx.lr, "--learn", policy_file, "--"] + w.command(ctx))
     tap.note(f"{w.name} --learn: status {learn.status}, {learn.seconds:.1f} s")
     text = open(policy_file, encoding="utf-8").read() if os.path.exists(policy_file) else ""
