@@ -168,38 +168,65 @@ static int handed_fd(const char *path)
 	return -1;
 }
 
-/* The path of a policy directory that may not exist: DIR's nearest existing
- * directory (DIR itself, or the closest one above it) is what a run would
- * have to write to make it, so that is what is guarded. */
+/* 1 when a component of PATH is "." or "..", which the prefixes of PATH do
+ * not name as the lookup goes. */
+static int dotted(const char *path)
+{
+	const char *c;
+
+	for (c = path; (c = strstr(c, "/.")); c++)
+		if (c[2] == '/' || !c[2] || (c[2] == '.' && (c[3] == '/' || !c[3])))
+			return 1;
+	return 0;
+}
+
+/*
+ * The policy directory PATH, which may not exist: its nearest existing
+ * prefix (PATH itself, or the closest directory above it) is what a run
+ * would have to write to replace or make it, so that and everything above
+ * it is guarded. An absolute path without symlinks or dots is its own
+ * lookup, one fstatat per component; with them, the lookup is judged as a
+ * report's is (guard_lookup).
+ */
 static void add_policy_dir(struct policy_dirs *d, const char *path)
 {
 	struct policy_dir *p = &d->dir[d->n++];
-	char near[PATH_MAX];
-	struct stat st;
-	char *slash;
-	int fd;
+	char near[PATH_MAX] = "/";
+	size_t i, len = strlen(path);
+	struct stat st, at;
+	int plain = !dotted(path);
 
 	join(p->path, sizeof p->path, path, NULL);
 	join(p->lookup.what, sizeof p->lookup.what, path, NULL);
-	join(near, sizeof near, path, NULL);
-	for (;;) {
-		fd = openat(AT_FDCWD, near, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
-			break;
-		if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
-			die_errno("cannot check the policy directory %s", path);
-		slash = strrchr(near, '/');
-		if (!slash || slash == near)
-			die_errno("cannot check the policy directory %s", path);
-		*slash = '\0';
-	}
-	if (fstat(fd, &st))
+	if (stat("/", &at))
 		die_errno("cannot check the policy directory %s", path);
-	close(fd);
-	p->exists = strcmp(near, path) == 0;
-	p->dev = st.st_dev;
-	p->ino = st.st_ino;
-	guard_lookup(&p->lookup, near, SYMLINK_HOPS);
+	add_inode(&p->lookup, &at);
+	for (i = 1; i <= len; i++) {
+		char prefix[PATH_MAX];
+
+		if (i < len && path[i] != '/')
+			continue;
+		copy_span(prefix, sizeof prefix, path, i);
+		if (fstatat(AT_FDCWD, prefix, &st, plain ? AT_SYMLINK_NOFOLLOW : 0)) {
+			if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
+				die_errno("cannot check the policy directory %s", path);
+			break;
+		}
+		plain = plain && !S_ISLNK(st.st_mode);
+		if (plain)
+			add_inode(&p->lookup, &st);
+		else if (S_ISLNK(st.st_mode) && stat(prefix, &st))
+			break; /* a dangling link: what is above it is guarded */
+		join(near, sizeof near, prefix, NULL);
+		at = st;
+	}
+	p->exists = strcmp(near, path) == 0 && S_ISDIR(at.st_mode);
+	p->dev = at.st_dev;
+	p->ino = at.st_ino;
+	if (!plain) {
+		p->lookup.n = 0;
+		guard_lookup(&p->lookup, near, SYMLINK_HOPS);
+	}
 }
 
 /* The caller's $XDG_CONFIG_HOME/landlock-run (a relative one is ignored, as
@@ -224,24 +251,22 @@ const struct policy_dirs *find_policy_dirs(struct request *r)
 	return r->policy_dirs;
 }
 
-/* The directory a grant's descriptor FD is, or the one its file is in. */
-static int grant_directory(const struct grant *g, int fd, const struct stat *st)
+/* Where the walk up from a grant starts, as a path FD and *AT can fstatat:
+ * "." in a directory grant, or the directory a file grant is in. */
+static void grant_start(const struct grant *g, int fd, const struct stat *st, int *at,
+			char path[PATH_MAX])
 {
-	char path[PATH_MAX];
 	char *slash;
-	int dir;
 
-	if (S_ISDIR(st->st_mode))
-		dir = openat(fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	else if (path_of_fd(fd, path) < 0 || !(slash = strrchr(path, '/')))
-		dir = -1;
-	else {
-		slash[slash == path] = '\0';
-		dir = openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	*at = fd;
+	if (S_ISDIR(st->st_mode)) {
+		join(path, PATH_MAX, ".", NULL);
+		return;
 	}
-	if (dir < 0)
+	if (path_of_fd(fd, path) < 0 || !(slash = strrchr(path, '/')))
 		die_errno("cannot check %s %s against the policy directories", g->option, g->path);
-	return dir;
+	slash[slash == path] = '\0';
+	*at = AT_FDCWD;
 }
 
 static void refuse_policy_grant(const struct grant *g, const struct policy_dir *p,
@@ -265,9 +290,10 @@ void check_policy_dirs(const struct request *r, const struct grant *g, int fd)
 {
 	const struct policy_dirs *d = r->policy_dirs;
 	unsigned pending = (1U << d->n) - 1;
-	struct stat st, up;
+	char path[PATH_MAX];
+	struct stat st, last;
 	size_t i;
-	int dir, parent;
+	int at;
 
 	if (fstat(fd, &st))
 		die_errno("cannot stat %s path %s", g->option, g->path);
@@ -278,10 +304,13 @@ void check_policy_dirs(const struct request *r, const struct grant *g, int fd)
 							    d->dir[i].ino == st.st_ino
 						    ? ""
 						    : "above ");
-	dir = grant_directory(g, fd, &st);
-	while (pending) {
-		if (fstat(dir, &st))
+	/* one fstatat per level: ".", "./..", "./../.." */
+	grant_start(g, fd, &st, &at, path);
+	for (last.st_ino = 0;; last = st) {
+		if (fstatat(at, path, &st, 0))
 			die_errno("cannot check %s %s", g->option, g->path);
+		if (last.st_ino && last.st_dev == st.st_dev && last.st_ino == st.st_ino)
+			break; /* the root is its own parent */
 		for (i = 0; i < d->n; i++) {
 			if (!(pending & 1U << i))
 				continue;
@@ -291,15 +320,12 @@ void check_policy_dirs(const struct request *r, const struct grant *g, int fd)
 			if (has_inode(&d->dir[i].lookup, &st))
 				pending &= ~(1U << i);
 		}
-		parent = openat(dir, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (parent < 0 || fstat(parent, &up))
-			die_errno("cannot check %s %s", g->option, g->path);
-		close(dir);
-		dir = parent;
-		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
-			break; /* the root: every lookup goes through it */
+		if (!pending)
+			break;
+		if (strlen(path) + sizeof "/.." > sizeof path)
+			die("cannot check %s %s: it is too deep", g->option, g->path);
+		strcat(path, "/..");
 	}
-	close(dir);
 }
 
 /* A directory a policy is kept in: owned by the caller or root, and not
@@ -539,8 +565,8 @@ void open_report(struct request *r, struct report_target *t, const char *option,
 /*
  * --learn FILE writes a policy for @FILE, which reads one only from a policy
  * directory: FILE elsewhere (beside the work, in /tmp: trees the learned
- * policy is likely to grant) is said before COMMAND runs and again once it
- * is written, with where to move it. A pipe is the caller's to keep.
+ * policy is likely to grant) is said as COMMAND starts (trace.c) and again
+ * once it is written, with where to move it. A pipe is the caller's to keep.
  */
 void check_learn_target(struct request *r)
 {
@@ -553,7 +579,6 @@ void check_learn_target(struct request *r)
 	if (dir < 0)
 		die_errno("cannot check the directory of --learn %s", t->path);
 	r->learn_outside = !in_policy_dir(r, dir, NULL);
-	learn_note(r, "will be");
 }
 
 /* WHEN: "will be" before the run, "was" after. */

@@ -332,7 +332,7 @@ refused() {
 		--hide "$H/.ssh" --rw-try "$BATS_TEST_TMPDIR"
 	refused "--hide $H/.ssh is beneath --unix $H: $why connecting to sockets made in it later" \
 		--unix "$H" --hide "$H/.ssh"
-	refused "--hide $H/.ssh/x is beneath --rw /: $why" --rw / --hide "$H/.ssh/x"
+	refused "--hide $H/.ssh/x is beneath --rw $H: $why" --rw "$H" --hide "$H/.ssh/x"
 	# --probe takes --hide like any policy option, and refuses alike.
 	run --separate-stderr "$LR" --probe --rw "$H" --hide "$H/.ssh"
 	assert_failure 125

@@ -492,9 +492,11 @@ print("executed" if pid and not [i for i in failed if i > pid[0]] else "not exec
 	assert_equal "$(grep -c exec st)" 1
 	grep -q '"exec":false,"status":127' st || fail "$(cat st)"
 	# --learn: enforcement none; a policy it cannot write after the run is exec:true, 125.
-	run -0 "$LR" --status-fd 3 --learn "$d/out/p" -- true 3>st
+	policy_dir
+	mkdir -m 0700 "$P/sub"
+	run -0 "$LR" --status-fd 3 --learn "$P/sub/p" -- true 3>st
 	grep -q '"enforcement":"none"' st || fail "$(cat st)"
-	run -125 --separate-stderr "$LR" --status-fd 3 --learn "$d/out/p" -- rm -r "$d/out" 3>st
+	run -125 --separate-stderr "$LR" --status-fd 3 --learn "$P/sub/p" -- rm -r "$P/sub" 3>st
 	assert_one_launcher_line
 	assert_equal "$(sed -n 2p st)" "{\"exec\":true,\"pid\":$(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' st)}"
 	grep -q '^{"exec":true,"status":125,"error":"landlock-run: cannot write the --learn file ' st ||

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../abi.h"
+#include "../guard.h"
 #include "../out.h"
 #include "../seccomp.h"
 #include "../status.h"
@@ -314,6 +315,8 @@ void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 	follow(&tr, tr.command);
 	box_seal(sv->self, sv->pidfd, report->path && report->fd < 0 ? report->dir : -1);
 	status_running(p, tr.command, enforcement(p));
+	if (tr.learner)
+		learn_note(&p->asked, "will be"); /* all checked: the command starts */
 	start(&tr);
 	watch(&tr);
 }

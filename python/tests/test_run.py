@@ -195,7 +195,11 @@ def test_learn_runs_unconfined_and_says_so_a_policy_it_cannot_write_is_125_after
     # the command removes the directory the policy was to be written in
     gone = lr.run(Policy(learn=tmp_path / "out" / "build.policy"), ["rm", "-r", tmp_path / "out"], stderr=subprocess.PIPE, text=True)
     s = gone.status
-    assert (gone.returncode, s.executed, s.enforcement, s.status, s.error) == (125, True, "none", 125, gone.stderr.rstrip("\n"))
+    # stderr: the launcher's note that the policy is outside the policy
+    # directories (@FILE reads none elsewhere), then the failure
+    note, failure = gone.stderr.rstrip("\n").split("\n")
+    assert note.startswith("landlock-run --learn: ") and "move it to " in note
+    assert (gone.returncode, s.executed, s.enforcement, s.status, s.error) == (125, True, "none", 125, failure)
     assert s.error and s.error.startswith("landlock-run: cannot write the --learn file ")
 
 
