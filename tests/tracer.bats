@@ -65,7 +65,8 @@ teardown() {
 	# a listener's answer would beat the stop: no listener while traced
 	run -0 timeout -k 2 20 "$LR" --explain --ro / --no-network -- "$HOSTILE" listener
 	assert_output EINVAL
-	run -0 timeout -k 2 20 "$LR" --learn "$d/p" -- "$HOSTILE" listener
+	policy_dir # a policy outside it gets a note on stderr
+	run -0 timeout -k 2 20 "$LR" --learn "$P/p" -- "$HOSTILE" listener
 	assert_output EINVAL
 }
 
@@ -161,10 +162,11 @@ teardown() {
 }
 
 @test "--learn with stderr a pipe, written through /dev/stderr, finishes" {
+	policy_dir # a policy outside it gets a note on stderr
 	run -0 timeout 20 bash -c '"$1" --learn "$2" -- sh -c "echo x > /dev/stderr; echo y > /dev/stdout" 2>&1 | cat' \
-		_ "$LR" "$d/policy"
+		_ "$LR" "$P/policy"
 	assert_output $'x\ny'
-	grep -q '^# landlock-run --learn' policy || fail "$(cat policy)"
+	grep -q '^# landlock-run --learn' "$P/policy" || fail "$(cat "$P/policy")"
 }
 
 @test "signals and the end reach processes through pidfds only, never a pid that may have been reused" {
