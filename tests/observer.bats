@@ -94,7 +94,8 @@ refused() {
 	refused
 	attack "$LR" --explain --ro / --
 	refused
-	attack "$LR" --learn "$BATS_TEST_TMPDIR/policy" --
+	policy_dir # a policy outside it gets a note on stderr
+	attack "$LR" --learn "$P/policy" --
 	refused
 }
 
