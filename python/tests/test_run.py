@@ -59,12 +59,12 @@ def test_a_run_is_executed_in_the_whole_tree_mode_as_the_launchers_child_under_w
     proc = lr.spawn_confined(Policy(ro=["/"]), ["sh", "-c", "echo $$; exit 3"], stdout=subprocess.PIPE)
     out, _ = proc.communicate()
     assert proc.args[1:4] == ["--status-fd", proc.args[2], "--kill-tree"] and proc.args.count("--kill-tree") == 1
+    # the end record: the command's exit status, as the launcher exits with it
     assert proc.status() == lr.ConfinedStatus(
         executed=True, pid=int(out), abi=KERNEL_ABI, abi_used=probed.abi_used, enforcement=VERDICT, status=None, error=None,
-        exit=proc.status().exit, signal=None,
+        exit=3, signal=None,
     )  # fmt: skip
     assert int(out) != proc.pid and proc.returncode == 3
-    assert proc.status().exit in (None, 3), "an end record that is not the command's exit"
     assert proc.started() == proc.status()
     # the policy's own kill_tree: the option once
     assert lr.spawn_confined(Policy(ro=["/"], kill_tree=True), ["true"]).args.count("--kill-tree") == 1
@@ -107,7 +107,9 @@ def test_kill_ends_the_whole_tree_control_a_plain_run_leaves_a_grandchild_runnin
             proc.wait()
             assert proc.returncode == -9
             if isinstance(proc, lr.ConfinedProcess):
-                assert proc.status(timeout=30).executed
+                s = proc.status(timeout=30)
+                # the supervisor ended the tree and wrote how the run ended: the launcher's SIGKILL
+                assert (s.executed, s.status, s.exit, s.signal) == (True, None, None, "SIGKILL")
                 assert not left(grandchild, started), "kill() left the command's grandchild running"
             else:
                 assert left(grandchild, started), "control: the grandchild did not outlive a plain run's kill()"
@@ -129,11 +131,12 @@ def test_a_forged_launcher_failure_is_executed_a_real_one_is_not(tmp_path: Path)
     real = lr.run(Policy(ro=["/"], rw=[missing, tmp_path]), ["touch", marker], capture_output=True, text=True)
     assert real.returncode == 125 and lr.is_launcher_failure(real.returncode, real.stderr)
     assert (real.status.executed, real.status.status, real.status.error) == (False, 125, real.stderr.rstrip("\n"))
+    assert (real.status.exit, real.status.signal) == (125, None), "a launcher failure's end record is its 125"
     assert real.status.error.startswith("landlock-run: cannot open --rw path ") and "missing" in real.status.error
     assert not marker.exists(), "the command ran"
     # the same, told without reading stderr at all
     quiet = lr.run(Policy(rw=[missing]), ["touch", marker], stderr=subprocess.DEVNULL)
-    assert (quiet.status.executed, quiet.status.status, quiet.stderr) == (False, 125, None)
+    assert (quiet.status.executed, quiet.status.status, quiet.status.exit, quiet.stderr) == (False, 125, 125, None)
     # control: the grant that exists, and the command runs
     ok = lr.run(Policy(ro=["/"], rw=[tmp_path]), ["touch", marker])
     assert ok.status.executed and ok.returncode == 0 and marker.exists()
@@ -170,7 +173,7 @@ def test_an_exec_that_fails_127_not_found_126_not_executable(tmp_path: Path) -> 
         assert proc.returncode == want, err
         assert (s.executed, s.status, s.error) == (False, want, err.rstrip("\n"))
         assert s.pid is not None and s.pid != proc.pid, "the whole-tree mode: the command's process is the launcher's child"
-        assert s.exit in (None, want) and s.signal is None
+        assert (s.exit, s.signal) == (want, None)
 
 
 @needs_landlock
@@ -298,6 +301,21 @@ def test_run_timeout_kills_the_launcher_and_raises_with_the_status() -> None:
     assert time.monotonic() - start < 30
     assert isinstance(info.value, subprocess.TimeoutExpired) and info.value.status.executed
     assert info.value.timeout == 1
+    # run() kills the launcher; its supervisor ends the tree and says so
+    assert (info.value.status.exit, info.value.status.signal) == (None, "SIGKILL")
+
+
+@needs_landlock
+def test_the_end_record_of_a_command_killed_by_a_signal_names_that_signal() -> None:
+    for sig, name in ((9, "SIGKILL"), (10, "SIGUSR1"), (15, "SIGTERM")):
+        proc = lr.spawn_confined(Policy(ro=["/"]), ["sh", "-c", f"kill -{sig} $$"])
+        proc.wait(30)
+        s = proc.status(30)
+        assert (s.executed, s.status, s.error, s.exit, s.signal) == (True, None, None, None, name)
+        assert proc.returncode == -sig, "the launcher dies of the signal its end record names"
+    # control: the same command's own exit with that number is an exit, not a signal
+    done = lr.run(Policy(ro=["/"]), ["sh", "-c", "exit 137"])
+    assert (done.returncode, done.status.exit, done.status.signal) == (137, 137, None)
 
 
 @needs_landlock
@@ -316,6 +334,7 @@ def test_run_timeout_ends_the_whole_tree_control_a_plain_run_leaves_a_grandchild
         try:
             if confined:
                 assert isinstance(info.value, lr.ConfinedTimeout) and info.value.status.executed
+                assert (info.value.status.exit, info.value.status.signal) == (None, "SIGKILL")
                 assert started is None, "the timeout left the command's grandchild running"
             else:
                 assert started is not None, "control: the grandchild did not outlive a plain run's timeout"
