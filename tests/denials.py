@@ -85,10 +85,10 @@ def main():
         w = what(number, d)
         if d.get("also_refused_by", "mode_bits") != "mode_bits":
             fail(number, f"also_refused_by is not mode_bits: {d}")
-        too = b"; the mode bits refuse it too" if d.get("also_refused_by") else b""
+        too = b"the mode bits refuse it too; " if d.get("also_refused_by") else b""
         out.write(b"%s%s (%s by %s): %s%s\n" % (
             ",".join(d["rights"]).encode(), b" " + w if w else b"", d["syscall"].encode(),
-            d["comm"].encode("utf-8", "surrogateescape"), advice(d).encode(), too))
+            d["comm"].encode("utf-8", "surrogateescape"), too, advice(d).encode()))
 
 
 main()

@@ -361,10 +361,10 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 		rm -f $pub/closed/file; mv $pub/closed/file $pub/closed/moved; true"
 	[[ $stderr == *"Permission denied"* ]] || fail "nothing was refused: $stderr"
 	assert_denied \
-		"make_dir $pub/closed/d (mkdir by mkdir): allow with --rw $pub/closed; the mode bits refuse it too" \
-		"make_reg $pub/closed/new (openat by touch): allow with --rw $pub/closed; the mode bits refuse it too" \
-		"remove_file $pub/closed/file (unlinkat by rm): allow with --rw $pub/closed; the mode bits refuse it too" \
-		"make_reg $pub/closed/moved (renameat2 by mv): allow with --rw $pub/closed; the mode bits refuse it too"
+		"make_dir $pub/closed/d (mkdir by mkdir): the mode bits refuse it too; allow with --rw $pub/closed" \
+		"make_reg $pub/closed/new (openat by touch): the mode bits refuse it too; allow with --rw $pub/closed" \
+		"remove_file $pub/closed/file (unlinkat by rm): the mode bits refuse it too; allow with --rw $pub/closed" \
+		"make_reg $pub/closed/moved (renameat2 by mv): the mode bits refuse it too; allow with --rw $pub/closed"
 	assert_equal "$(json_field also_refused_by)" mode_bits
 	# Control: granted, the mode bits alone refuse it: nothing is reported.
 	explain --ro / --rw "$pub/closed" -- mkdir "$pub/closed/d"

@@ -389,22 +389,22 @@ static void print_line(struct explainer *e, const struct call_result *r, const s
 
 	outf(o, "landlock-run denied: ");
 	put_what(o, n, refused);
-	outf(o, " (%s by %s[%s]): ", calls[r->call].name, w->comm, w->pid);
+	outf(o, " (%s by %s[%s]): %s", calls[r->call].name, w->comm, w->pid,
+	     a->mode_too ? "the mode bits refuse it too; " : "");
 	if (a->hidden)
 		outf(o,
-		     a->inside ? "hidden by --hide %s"
-			       : "no grant allows it while --hide %s is beneath it",
+		     a->inside ? "hidden by --hide %s\n"
+			       : "no grant allows it while --hide %s is beneath it\n",
 		     a->hidden->path);
 	else if (a->replace)
-		outf(o, "replace %s%s with %s %s%s%s%s", a->replace, a->also[0] ? "" : " none",
+		outf(o, "replace %s%s with %s %s%s%s%s\n", a->replace, a->also[0] ? "" : " none",
 		     a->option, a->arg, a->also[0] ? " " : "", a->also, a->also[0] ? " none" : "");
 	else if (a->option)
-		outf(o, "allow with %s %s", a->option, a->arg);
+		outf(o, "allow with %s %s\n", a->option, a->arg);
 	else if (a->scope)
-		outf(o, "allow by leaving %s out of --scope", a->scope);
+		outf(o, "allow by leaving %s out of --scope\n", a->scope);
 	else
-		outf(o, "Landlock ABI %d cannot allow it (refer needs ABI 2)", e->p->kernel.abi);
-	outf(o, "%s\n", a->mode_too ? "; the mode bits refuse it too" : "");
+		outf(o, "Landlock ABI %d cannot allow it (refer needs ABI 2)\n", e->p->kernel.abi);
 	out_flush(o); /* diagnostics: a closed stderr stops nothing */
 }
 
