@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """denials.py FILE [--allow]: check every line of an --explain-json FILE
 against the documented shape, and print each denial as the stderr line says
-it, without the pid: 'RIGHTS WHAT (SYSCALL by COMM): allow with OPTION ARG'.
+it, without the pid: 'RIGHTS WHAT (SYSCALL by COMM): allow with OPTION ARG'
+(or 'not advised: WHY' for a record with a why instead of an allow).
 A path is written as its exact bytes (the JSON's \\udcXX escapes turned
 back into the bytes they stand for). With --allow, print instead the words
 of every "allow" array, one a line. The last line may count the denials
@@ -41,6 +42,8 @@ def advice(d):
         return f"hidden by --hide {d['hidden']}"
     if d.get("hidden_beneath"):
         return f"no grant allows it while --hide {d['hidden_beneath']} is beneath it"
+    if "why" in d:
+        return "not advised: " + d["why"]
     if d["allow"]:
         return "allow with " + " ".join(d["allow"])
     if "scope" in d:
@@ -51,13 +54,18 @@ def advice(d):
 def check(number, d):
     types = {"kind": str, "pid": int, "comm": str, "syscall": str, "right": str,
              "rights": list, "errno": str, "allow": list}
+    # a grant never advised (never.c) has its why instead of an allow
+    if ("why" in d) == ("allow" in d) or not isinstance(d.get("why", ""), str):
+        fail(number, f"neither allow nor why, or both: {d}")
+    if "why" in d:
+        types["allow"] = type(None)
     for key, kind in types.items():
         if not isinstance(d.get(key), kind):
             fail(number, f"{key} is missing or not a {kind.__name__}: {d}")
     if d["kind"] not in ("fs", "net", "scope", "syscall") or \
             d["errno"] not in (FILTER_ERRNOS if d["kind"] == "syscall" else ERRNOS):
         fail(number, f"kind or errno unknown: {d}")
-    if d["right"] != d["rights"][0] or len(d["allow"]) not in (0, 2, 4):
+    if d["right"] != d["rights"][0] or len(d.get("allow") or []) not in (0, 2, 4):
         fail(number, f"right is not the first of rights, or allow is not an option: {d}")
 
 
@@ -80,7 +88,7 @@ def main():
             continue
         check(number, d)
         if sys.argv[2:] == ["--allow"]:
-            out.writelines(w.encode("utf-8", "surrogateescape") + b"\n" for w in d["allow"])
+            out.writelines(w.encode("utf-8", "surrogateescape") + b"\n" for w in d.get("allow", []))
             continue
         w = what(number, d)
         if d.get("also_refused_by", "mode_bits") != "mode_bits":

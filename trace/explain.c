@@ -22,6 +22,7 @@
 #include "../hide.h"
 #include "../out.h"
 #include "../seccomp.h"
+#include "never.h"
 #include "tracer.h"
 
 #define FS(r) LANDLOCK_ACCESS_FS_##r
@@ -45,6 +46,7 @@ struct explainer {
 	int json_failed;      /* a write to it failed: it is not whole */
 	struct report report; /* where it goes */
 	struct out line;
+	struct never never; /* what is never advised */
 };
 
 /* One JSON record out; a record lost makes the report not whole. */
@@ -142,6 +144,7 @@ struct explainer *explain_start(const struct policy *p, const struct table *trac
 	e->json = -1;
 	e->line.fd = STDERR_FILENO;
 	e->line.escape = ESCAPE_C;
+	never_start(&e->never);
 	resolve_grants(e);
 	return e;
 }
@@ -320,6 +323,7 @@ struct advice {
 	const char *scope;
 	const struct hidden *hidden; /* a --hide the object is in, or beneath it */
 	int inside;		     /* 1: in it; 0: the hidden path is beneath */
+	const char *why;	     /* the grant is never advised (never.c): why */
 };
 
 static const struct name *names_of(enum need_kind kind)
@@ -332,6 +336,7 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 {
 	const struct effective *k = &e->p->kernel;
 	const struct name *s;
+	int write;
 
 	/* every field from this need alone: the record before it wrote here too */
 	*a = (struct advice){0};
@@ -367,6 +372,13 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 								: "--rw";
 	join(a->arg, sizeof a->arg, n->anchor, NULL);
 	grantable(a->arg);
+	/* the resolved path, then the grant it folds into (/proc/PID: /proc) */
+	write = strcmp(a->option, "--ro") != 0;
+	a->why = never_why(&e->never, n->anchor, write);
+	if (!a->why)
+		a->why = never_why(&e->never, a->arg, write);
+	if (a->why)
+		a->option = NULL;
 }
 
 /* What was refused, as the line and the JSON say it: the object, the port,
@@ -399,6 +411,8 @@ static void print_line(struct explainer *e, const struct call_result *r, const s
 	else if (a->replace)
 		outf(o, "replace %s%s with %s %s%s%s%s\n", a->replace, a->also[0] ? "" : " none",
 		     a->option, a->arg, a->also[0] ? " " : "", a->also, a->also[0] ? " none" : "");
+	else if (a->why)
+		outf(o, "not advised: %s\n", a->why);
 	else if (a->option)
 		outf(o, "allow with %s %s\n", a->option, a->arg);
 	else if (a->scope)
@@ -406,6 +420,17 @@ static void print_line(struct explainer *e, const struct call_result *r, const s
 	else
 		outf(o, "Landlock ABI %d cannot allow it (refer needs ABI 2)\n", e->p->kernel.abi);
 	out_flush(o); /* diagnostics: a closed stderr stops nothing */
+}
+
+static void put_allow(struct kv *kv, const struct advice *a)
+{
+	kv_key(kv, "allow");
+	if (a->option && a->also[0])
+		outf(kv->o, "[\"%s\",\"%s\",\"%s\",\"none\"]", a->option, a->arg, a->also);
+	else if (a->option)
+		outf(kv->o, "[\"%s\",\"%s\"]", a->option, a->arg);
+	else
+		outf(kv->o, "[]");
 }
 
 static void print_json(struct explainer *e, const struct call_result *r, const struct need *n,
@@ -434,13 +459,10 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 		kv_word(&kv, "path", n->object);
 	else
 		kv_int(&kv, "target", n->number);
-	kv_key(&kv, "allow");
-	if (a->option && a->also[0])
-		outf(&o, "[\"%s\",\"%s\",\"%s\",\"none\"]", a->option, a->arg, a->also);
-	else if (a->option)
-		outf(&o, "[\"%s\",\"%s\"]", a->option, a->arg);
+	if (a->why)
+		kv_word(&kv, "why", a->why); /* and no allow: nothing to apply */
 	else
-		outf(&o, "[]");
+		put_allow(&kv, a);
 	if (a->scope)
 		kv_word(&kv, "scope", a->scope);
 	if (a->replace)

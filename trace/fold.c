@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,8 +36,6 @@
 #include "../hide.h"
 #include "../out.h"
 #include "learner.h"
-
-enum skipped { SKIP_ROOT_WRITE = 1, SKIP_HOME_WRITE = 2, SKIP_ROOT_READ = 4, SKIP_HOME_READ = 8 };
 
 static const char *const system_trees[] = {"/usr", "/etc",   "/opt",   "/bin",	 "/sbin",
 					   "/lib", "/lib32", "/lib64", "/libx32"};
@@ -59,9 +58,9 @@ void add_path(struct table *set, const char *path)
 /* The part of PATH after $HOME/, or NULL when it is not beneath $HOME. */
 static const char *in_home(const struct learner *l, const char *path)
 {
-	size_t n = strlen(l->home);
+	size_t n = strlen(l->never.home);
 
-	return n && strncmp(path, l->home, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+	return n && strncmp(path, l->never.home, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
 }
 
 /*
@@ -160,14 +159,41 @@ static void settle(char *path)
 		cut_last(path);
 }
 
-/* Every path of FROM made a grant, into TO; what can never be granted is
- * noted in *SKIPPED. */
-static void settle_all(const struct learner *l, const struct table *from, struct table *to,
-		       int writes, unsigned *skipped)
+/* Why the grant PATH, folded from RAW (what the run used), is never
+ * written (never.c), or NULL. A grant the folding widened into the table
+ * becomes RAW itself where RAW can be one (/proc/cpuinfo, not /proc), unless
+ * the run made it (it would name what the run chose); the
+ * table sees what PATH is now, too, as the grant will open it (a symlink
+ * the run left there is followed). */
+static const char *refused(const struct learner *l, const char *raw, char *path, int writes)
 {
-	char path[PATH_MAX];
-	const char *s;
+	char now[PATH_MAX];
+	const char *why = never_why(&l->never, raw, writes);
+	struct stat st;
+	int fd;
+
+	if (!why && never_why(&l->never, path, writes) && !strchr(raw, '\n') && !lstat(raw, &st) &&
+	    !strset_has(&l->made, raw, strlen(raw)))
+		join(path, PATH_MAX, raw, NULL);
+	if (!why)
+		why = never_why(&l->never, path, writes);
+	fd = why ? -1 : openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	if (fd >= 0 && path_of_fd(fd, now) > 0)
+		why = never_why(&l->never, now, writes);
+	if (fd >= 0)
+		close(fd);
+	return why;
+}
+
+/* Every path of FROM made an OPTION grant, into TO; what is never granted
+ * becomes a comment line. */
+static void settle_all(struct learner *l, const struct table *from, struct table *to,
+		       const char *option)
+{
+	char path[PATH_MAX], line[PATH_MAX + 512];
+	const char *s, *why;
 	size_t i = 0, k;
+	int writes = strcmp(option, "--ro") != 0;
 
 	while ((s = strset_next(from, &i))) {
 		if (s[0] != '/')
@@ -180,12 +206,14 @@ static void settle_all(const struct learner *l, const struct table *from, struct
 		if (!fold_into(&l->trees, path))
 			writes ? fold_write(l, path) : fold_read(l, path);
 		settle(path);
-		if (strcmp(path, "/") == 0)
-			*skipped |= writes ? SKIP_ROOT_WRITE : SKIP_ROOT_READ;
-		else if (strcmp(path, l->home) == 0)
-			*skipped |= writes ? SKIP_HOME_WRITE : SKIP_HOME_READ;
-		else
+		why = refused(l, s, path, writes);
+		if (!why) {
 			add_path(to, path);
+			continue;
+		}
+		join(line, sizeof line, option, "=", path, ": ", why, NULL);
+		if (!strchr(line, '\n'))
+			add_path(&l->refused, line);
 	}
 }
 
@@ -240,23 +268,39 @@ static void sort_paths(const char **v, size_t n)
 	}
 }
 
-/* The paths of SET that neither WIDER nor another path of SET covers,
- * sorted, one "OPTION=path" line each. */
-static void put_grants(struct out *o, const char *option, const struct table *set,
+/* The lines of SET that KEEP keeps, sorted, each after LEAD. */
+static void put_sorted(struct out *o, const char *lead, const struct table *set,
+		       int (*keep)(const struct table *, const char *, const struct table *),
 		       const struct table *wider)
 {
-	const char **paths, *s;
+	const char **lines, *s;
 	size_t i = 0, n = 0, k;
 
 	if (!set->used)
 		return;
-	paths = mapped(set->used * sizeof *paths, "the policy's lines");
+	lines = mapped(set->used * sizeof *lines, "the policy's lines");
 	while ((s = strset_next(set, &i)))
-		if (!covered(set, s, 0) && !(wider && covered(wider, s, 1)))
-			paths[n++] = s;
-	sort_paths(paths, n);
+		if (!keep || keep(set, s, wider))
+			lines[n++] = s;
+	sort_paths(lines, n);
 	for (k = 0; k < n; k++)
-		outf(o, "%s=%s\n", option, paths[k]);
+		outf(o, "%s%s\n", lead, lines[k]);
+}
+
+/* Neither WIDER nor another path of SET covers PATH. */
+static int uncovered(const struct table *set, const char *path, const struct table *wider)
+{
+	return !covered(set, path, 0) && !(wider && covered(wider, path, 1));
+}
+
+/* One "OPTION=path" line per path of SET that is not covered. */
+static void put_grants(struct out *o, const char *option, const struct table *set,
+		       const struct table *wider)
+{
+	char lead[16];
+
+	join(lead, sizeof lead, option, "=", NULL);
+	put_sorted(o, lead, set, uncovered, wider);
 }
 
 /* The paths of FROM that can be granted OPTION beside --hide, into TO: not
@@ -302,16 +346,9 @@ static void put_ports(struct out *o, const struct learner *l)
 	}
 }
 
-static void put_header(struct out *o, const struct learner *l, unsigned skipped)
+static void put_header(struct out *o, const struct learner *l)
 {
-	static const char *const notes[] = {
-		"a write in / itself (--rw / is never written)",
-		"a write in $HOME itself (--rw on it would grant every file in it)",
-		"listing / (--ro / would grant every file)",
-		"listing $HOME (--ro on it would grant every file in it)",
-	};
 	char *const *arg;
-	unsigned i;
 
 	outf(o,
 	     "# landlock-run --learn: what this command used, as a policy for\n"
@@ -326,9 +363,7 @@ static void put_header(struct out *o, const struct learner *l, unsigned skipped)
 		outf(o, " %s", *arg);
 	o->escape = ESCAPE_NONE;
 	outf(o, "\n");
-	for (i = 0; i < sizeof notes / sizeof notes[0]; i++)
-		if (skipped & 1U << i)
-			outf(o, "# not granted: %s\n", notes[i]);
+	put_sorted(o, "# not granted: ", &l->refused, NULL, NULL);
 	if (l->threaded)
 		outf(o,
 		     "# granted unseen: %s and %s, which glibc's malloc reads only when "
@@ -345,17 +380,16 @@ void write_policy(struct learner *l)
 	const struct effective *k = &l->p->kernel;
 	struct table ro = {0}, rw = {0}, unix_sockets = {0}, rw_kept = {0}, unix_kept = {0};
 	struct out o = {.fd = l->file.fd};
-	unsigned skipped = 0;
 	struct stat st;
 	size_t i;
 
 	for (i = 0; l->threaded && i < sizeof by_chance / sizeof by_chance[0]; i++)
 		if (lstat(by_chance[i], &st) == 0)
 			add_path(&l->ro, by_chance[i]);
-	settle_all(l, &l->rw, &rw, 1, &skipped);
-	settle_all(l, &l->ro, &ro, 0, &skipped);
-	settle_all(l, &l->unix_sockets, &unix_sockets, 1, &skipped);
-	put_header(&o, l, skipped);
+	settle_all(l, &l->rw, &rw, "--rw");
+	settle_all(l, &l->ro, &ro, "--ro");
+	settle_all(l, &l->unix_sockets, &unix_sockets, "--unix");
+	put_header(&o, l);
 	/* The hidden paths stay hidden, and no grant reveals or contradicts one. */
 	for (i = 0; i < l->p->asked.nhidden; i++)
 		outf(&o, "--hide=%s\n", l->p->asked.hidden[i].canon);

@@ -36,20 +36,6 @@ struct entry {
 	int made;	       /* an O_CREAT open whose file was not there */
 };
 
-/* The caller's home, as the kernel names it, for the folding rules. */
-static void find_home(struct learner *l)
-{
-	const char *home = getenv("HOME");
-	int fd = home && home[0] == '/' ? openat(AT_FDCWD, home, O_PATH | O_DIRECTORY | O_CLOEXEC)
-					: -1;
-
-	if (fd < 0)
-		return;
-	if (path_of_fd(fd, l->home) <= 1)
-		l->home[0] = '\0'; /* "/" as a home folds nothing */
-	close(fd);
-}
-
 /* One "--kind=PORT,PORT" or "=none" line of an earlier policy. */
 static void merge_ports(struct learner *l, const char *line)
 {
@@ -158,7 +144,7 @@ struct learner *learn_start(const struct policy *p, const struct table *tracees)
 	l->p = p;
 	l->tracees = tracees;
 	l->entries.size = sizeof(struct entry);
-	find_home(l);
+	never_start(&l->never);
 	read_earlier(l);
 	return l;
 }

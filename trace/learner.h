@@ -6,6 +6,7 @@
 #ifndef LR_LEARNER_H
 #define LR_LEARNER_H
 
+#include "never.h"
 #include "tracer.h"
 
 struct learner {
@@ -19,7 +20,8 @@ struct learner {
 	struct table abstract_made;	       /* abstract socket names bound inside */
 	uint64_t ports[NET_KINDS][65536 / 64]; /* bound and connected to, per kind */
 	int signalled_out, reached_out;	       /* what --scope signal, abstract-unix would refuse */
-	char home[PATH_MAX];		       /* the caller's $HOME, canonical, or "" */
+	struct never never;		       /* what is never granted; $HOME */
+	struct table refused;		       /* its comment lines, one each */
 	int threaded;			       /* a process of the tree made a thread */
 	unsigned long unseen;		       /* calls of processes closed to the tracer */
 	struct who first_unseen;

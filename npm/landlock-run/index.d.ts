@@ -181,9 +181,14 @@ interface DenialBase {
 	errno: DenialErrno;
 	/**
 	 * The options that would allow it, e.g. `['--rw', '/etc']`, or two pairs; empty when no
-	 * option does (see `hidden`, `hiddenBeneath`, `remove`).
+	 * option does (see `hidden`, `hiddenBeneath`, `remove`) or none is advised (see `why`).
 	 */
 	allow: string[];
+	/**
+	 * The grant that would allow it is never advised (`/proc/PID`, `/proc/sys`, `$HOME` and
+	 * the directories above it...; landlock-run(1), NEVER ADVISED), and why.
+	 */
+	why?: string;
 	/** `allow` cannot be added beside this option (`--tcp-bind none`, `--no-tcp`): replace it. */
 	replace?: string;
 	/** The `--hide` path the object is in: no grant may reveal it. */

@@ -31,13 +31,16 @@ class _Denial:
     """EACCES, EPERM or EXDEV (for a syscall denial, what the filter answered)."""
     allow: tuple[str, ...]
     """The options that would allow it, e.g. ('--rw', '/etc'), or two pairs; empty when no
-    option does (see hidden, hidden_beneath, remove)."""
+    option does (see hidden, hidden_beneath, remove) or none is advised (see why)."""
     replace: str | None = None
     """allow cannot be added beside this option (--tcp-bind none, --no-tcp): replace it."""
     hidden: str | None = None
     """The --hide path the object is in: no grant may reveal it."""
     hidden_beneath: str | None = None
     """The --hide path beneath the object (a directory on its way): no grant allows it."""
+    why: str | None = None
+    """The grant that would allow it is never advised (/proc/PID, /proc/sys, $HOME and the
+    directories above it...; landlock-run(1), NEVER ADVISED), and why; allow is then empty."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -163,14 +166,17 @@ class _Line:
         rights, right, errno = self.strings("rights", what), self.text("right", what), self.text("errno", what)
         if not rights or rights[0] != right or errno not in (FILTER_ERRNOS if kind == "syscall" else ERRNOS):
             raise self.error(what)
-        allow = self.strings("allow", "allow is not options and arguments")
+        why = self.optional("why")
+        if (why is None) == ("allow" not in self.d):
+            raise self.error("neither allow nor why, or both")
+        allow = () if why is not None else self.strings("allow", "allow is not options and arguments")
         if len(allow) not in (0, 2, 4):
             raise self.error("allow is not options and arguments")
         what = "pid, comm or syscall missing"
         common = _Denial(
             pid=self.integer("pid", what), comm=self.text("comm", what), syscall=self.text("syscall", what), right=right,
             rights=rights, errno=errno, allow=allow, replace=self.optional("replace"), hidden=self.optional("hidden"),
-            hidden_beneath=self.optional("hidden_beneath"),
+            hidden_beneath=self.optional("hidden_beneath"), why=why,
         )  # fmt: skip
         fields = {f.name: getattr(common, f.name) for f in dataclasses.fields(common)}
         path = self.optional("path")

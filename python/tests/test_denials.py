@@ -101,3 +101,14 @@ def test_a_denial_made_for_real_by_the_installed_launcher(tmp_path: Path) -> Non
     assert [(d.kind, d.right, d.syscall, d.path, d.allow) for d in denials if isinstance(d, FsDenial)] == [
         ("fs", "make_reg", "openat", f"{tmp_path}/new", ("--rw", str(tmp_path)))]  # fmt: skip
     assert len(denials) == 1
+
+
+def test_a_grant_never_advised_has_its_why_and_no_allow() -> None:
+    head = ('{"kind":"fs","pid":7,"comm":"sh","syscall":"openat","right":"write_file","rights":["write_file"],'
+            '"errno":"EACCES","path":"/proc/7/oom_score_adj"')  # fmt: skip
+    (d,) = parse_denials(head + ',"why":"/proc/PID is one process\'s"}\n')
+    assert isinstance(d, FsDenial) and d.why == "/proc/PID is one process's" and d.allow == ()
+    assert parse_denials(head + ',"allow":["--rw","/tmp"]}\n')[0].why is None
+    for bad in (head + "}", head + ',"why":"x","allow":[]}', head + ',"why":1}'):
+        with pytest.raises(ValueError, match=r"^--explain-json line 1: "):
+            parse_denials(bad + "\n")

@@ -7,7 +7,7 @@ const KINDS = ['fs', 'net', 'scope', 'syscall'];
 const ERRNOS = ['EACCES', 'EPERM', 'EXDEV'];
 // What the system-call filter answers (--no-network, the baseline): a kernel without it.
 const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES', 'EOPNOTSUPP'];
-const OPTIONAL_STRINGS = ['replace', 'hidden', 'hidden_beneath', 'remove', 'family'];
+const OPTIONAL_STRINGS = ['replace', 'hidden', 'hidden_beneath', 'remove', 'family', 'why'];
 
 // The launcher writes a byte that is not valid UTF-8 as \udcXX (Python's surrogateescape):
 // every other code point is its UTF-8 encoding.
@@ -54,9 +54,12 @@ function denial(text, line) {
 	check(isStrings(d.rights) && d.rights[0] === d.right &&
 		(d.kind === 'syscall' ? FILTER_ERRNOS : ERRNOS).includes(d.errno), line,
 		'right, rights or errno not as documented');
-	check(isStrings(d.allow) && [0, 2, 4].includes(d.allow.length), line, 'allow is not options and arguments');
+	// a grant never advised (landlock-run(1), NEVER ADVISED) has its why instead of an allow
+	check(('why' in d) !== ('allow' in d), line, 'neither allow nor why, or both');
+	check('why' in d || (isStrings(d.allow) && [0, 2, 4].includes(d.allow.length)), line,
+		'allow is not options and arguments');
 	const out = { kind: d.kind, pid: d.pid, comm: d.comm, syscall: d.syscall, right: d.right,
-		rights: d.rights, errno: d.errno, allow: d.allow };
+		rights: d.rights, errno: d.errno, allow: d.allow ?? [] };
 	for (const key of OPTIONAL_STRINGS) {
 		if (key in d) {
 			check(typeof d[key] === 'string', line, `${key} is not a string`);

@@ -92,3 +92,14 @@ test('parseDenials: the filter\'s refusals, advice to replace or none for a hidd
 	assert.throws(() => parseDenials('{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}\n'),
 		TypeError);
 });
+
+test('parseDenials: a grant never advised has its why, no allow; both or neither is a TypeError', () => {
+	const head = '{"kind":"fs","pid":7,"comm":"sh","syscall":"openat","right":"write_file","rights":["write_file"],' +
+		'"errno":"EACCES","path":"/proc/7/oom_score_adj"';
+	const [d] = parseDenials(`${head},"why":"/proc/PID is one process's"}\n`);
+	assert.equal(d.why, "/proc/PID is one process's");
+	assert.deepEqual(d.allow, []);
+	assert.equal(parseDenials(`${head},"allow":["--rw","/proc/7"]}\n`)[0].why, undefined);
+	for (const bad of [`${head}}`, `${head},"why":"x","allow":[]}`, `${head},"why":1}`])
+		assert.throws(() => parseDenials(`${bad}\n`), /^TypeError: landlock-run: --explain-json line 1: /);
+});
