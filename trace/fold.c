@@ -11,13 +11,16 @@
  *     the policy; never / or $HOME itself;
  *   - reads and executes: the directory of each file read (a directory
  *     listed: itself); beneath the system trees /usr, /etc, /opt, /bin,
- *     /sbin and /lib*, the tree as a whole; a file in /, in /dev, directly
+ *     /sbin and /lib*, the tree as a whole; a file in /, in /dev or /proc
+ *     (but a process's, which folds into /proc), directly
  *     in $HOME (~/.gitconfig) or at the top of a tool's tree (~/.ssh/config)
  *     stays that file, one deeper in a tool's tree (~/.npm/_cacache/...)
  *     folds into the tree; never / or $HOME itself, which would grant every
  *     file in them;
  *   - per-boot and per-process names fold into a stable parent: /proc/PID
  *     is /proc, /sys/fs/cgroup/... is /sys/fs/cgroup, /dev/pts/N /dev/pts;
+ *   - nothing never.c's table refuses (/, $HOME and above, writes in /proc,
+ *     /sys...): a comment says why instead;
  *   - a path that no longer exists becomes its nearest existing directory;
  *     one that cannot be written on a line (a newline in it) its nearest
  *     directory that can; whatever a wider grant covers is left out; with
@@ -134,7 +137,9 @@ static void fold_read(const struct learner *l, char *path)
 		join(path, PATH_MAX, tree, NULL);
 		return;
 	}
+	/* a file of /proc but a process's stays that file (/proc/cpuinfo) */
 	if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) || within(path, "/dev") ||
+	    (within(path, "/proc") && strcmp(path, "/proc")) ||
 	    (rel && (tree[0] || !strchr(rel, '/'))))
 		return;
 	if (strrchr(path, '/') != path) /* a file directly in / stays a file */

@@ -31,14 +31,16 @@ static const struct {
 	const char *why;
 } never[] = {
 	{"/", EXACT, ANY, "a grant on / is one on every file"},
-	{"/proc", EXACT, ANY, "/proc holds every process's files and the kernel's settings"},
-	{"/proc", PID, ANY,
+	/* Reading /proc/PID can be granted only as --ro /proc (no grant names
+	 * the next run's pids); Landlock's own ptrace check keeps other domains'
+	 * environ and mem closed. Writing there never. */
+	{"/proc", PID, WRITE,
 	 "/proc/PID is one process's (the next run's are others) and a write there changes how "
 	 "the kernel treats it"},
 	{"/proc/sys", TREE, WRITE,
 	 "/proc/sys is the kernel's settings (core_pattern runs a program as root)"},
 	{"/proc/sysrq-trigger", EXACT, WRITE, "it reboots or crashes the machine"},
-	{"/proc", TREE, WRITE, "a write under /proc changes the kernel's state"},
+	{"/proc", TREE, WRITE, "a write in /proc changes the kernel's or a process's state"},
 	{"/sys", EXACT, ANY, "/sys holds every device's and the kernel's settings"},
 	{"/sys/fs/cgroup", TREE, WRITE, "a cgroup write moves processes or lifts their limits"},
 	{"/sys", TREE, WRITE, "a write under /sys changes a device or the kernel"},
@@ -78,16 +80,11 @@ static int matches(const struct never *nv, unsigned match, const char *row, cons
 	struct stat st;
 
 	switch (match) {
-	case EXACT:
-		return strcmp(path, row) == 0;
-	case TREE:
-		return within(path, row);
-	case PID:
-		return within(path, row) && path[5] == '/' && path[6] >= '0' && path[6] <= '9';
-	case HOME:
-		return nv->home[0] && within(nv->home, path);
-	default:
-		return stat(path, &st) == 0 && S_ISBLK(st.st_mode);
+	case EXACT: return strcmp(path, row) == 0;
+	case TREE: return within(path, row);
+	case PID: return within(path, row) && path[5] == '/' && path[6] >= '0' && path[6] <= '9';
+	case HOME: return nv->home[0] && within(nv->home, path);
+	default: return stat(path, &st) == 0 && S_ISBLK(st.st_mode);
 	}
 }
 

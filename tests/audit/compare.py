@@ -374,3 +374,43 @@ def still_denied(k, advice, comparison):
     again, or any right the advice grants on what the advice grants it on."""
     return [x for x in comparison.kernel if x.kind == k.kind and (
         (same_object(x.obj, k.obj) and x.rights & k.rights) or allows(advice, x))]
+
+
+# --- what is never advised: trace/never.c's own table, read from it -----------
+
+NEVER_ROW = re.compile(r'^\s*\{"([^"]*)", (EXACT|TREE|PID|HOME|BLOCK), (ANY|WRITE|ROOT_WRITE),',
+                       re.M)
+NEVER = NEVER_ROW.findall(open(os.path.join(REPO, "trace", "never.c"), encoding="utf-8").read())
+if len(NEVER) < 10:
+    raise RuntimeError("trace/never.c: its never-advised table was not read")
+FS_GRANTS = {"--ro", "--rw", "--unix", "--ro-try", "--rw-try"}
+
+
+def _within(path, top):
+    return top == "/" or path == top or path.startswith(top + "/")
+
+
+def _is_block(path):
+    try:
+        return stat.S_ISBLK(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def never_advised(option, path, home, root):
+    """The row of trace/never.c's table the grant OPTION PATH falls in (HOME:
+    the caller's $HOME, canonical; ROOT: the launcher ran as root), or None.
+    Checked on the path as written and on what it opens now."""
+    if option not in FS_GRANTS:
+        return None
+    write = option not in ("--ro", "--ro-try")
+    for p in dict.fromkeys([path, os.path.realpath(path)]):
+        for top, match, when in NEVER:
+            if (when == "WRITE" and not write) or (when == "ROOT_WRITE" and not (write and root)):
+                continue
+            if ((match == "EXACT" and p == top) or (match == "TREE" and _within(p, top)) or
+                    (match == "PID" and re.match(r"^/proc/\d+(/|$)", p)) or
+                    (match == "HOME" and home not in ("", "/") and _within(home, p)) or
+                    (match == "BLOCK" and _is_block(p))):
+                return f"{option} {path}: never.c's row {top or match} {match} {when}"
+    return None

@@ -450,6 +450,12 @@ def compare_workload(ctx, tap, w):
     tap.check(f"{w.name}: each piece of advice, added on its own, makes the kernel allow the "
               f"access ({tally['worked']} of {tally['tried']})", not found.lists["advice"],
               found.details("advice"))
+    home = os.path.realpath(ctx.home)
+    never = [f"{j.line} ({why})" for r in ctx.round_runs for j in r.comparison.explained
+             for why in [compare.never_advised(*(j.allow + ["", ""])[:2], home,
+                                               r.launcher_uid == 0)] if why]
+    tap.check(f"{w.name}: no advice is a grant trace/never.c's table never advises", not never,
+              never)
     if w.converge:
         last = ctx.round_runs[-1]
         tap.check(f"{w.name}: following the advice round by round reaches a run with no denial "
@@ -477,6 +483,11 @@ def learn_workload(ctx, tap, w):
               "(/proc/PID, a cgroup below /sys/fs/cgroup/CONTROLLER)",
               learn.status == 0 and bool(text) and not per_boot,
               [f"policy: {line}" for line in per_boot])
+    never = [f"policy: {line} ({why})" for line in text.splitlines() if _grant(line) is not None
+             for why in [compare.never_advised(line.split("=", 1)[0], _grant(line), home,
+                                               learn.launcher_uid == 0)] if why]
+    tap.check(f"{w.name} --learn: the learned policy has no grant trace/never.c's table never "
+              "advises", learn.status == 0 and bool(text) and not never, never)
     learned = learn.status == 0 and bool(text)
 
     def rerun(stage):
