@@ -414,3 +414,13 @@ def never_advised(option, path, home, root):
                     (match == "BLOCK" and _is_block(p))):
                 return f"{option} {path}: never.c's row {top or match} {match} {when}"
     return None
+
+
+# The check can fail: the issue's own proofs of concept are in the table, and
+# a narrow grant beside them is not.
+assert never_advised("--rw", "/proc/1/oom_score_adj", "/home/u", False)
+assert never_advised("--rw", "/home", "/home/u", False)
+assert never_advised("--rw", "/etc", "/home/u", True)
+assert not never_advised("--rw", "/etc", "/home/u", False)
+assert not never_advised("--rw", "/home/u/.npm", "/home/u", True)
+assert not never_advised("--ro", "/proc", "/home/u", True)
