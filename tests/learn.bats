@@ -182,7 +182,7 @@ make_project() {
 	echo git >"$home/.config/git/config"
 	local work='cat ~/.gitconfig ~/.ssh/config ~/.config/git/config >/dev/null; ls ~ >/dev/null
 		mkdir -p ~/.npm/_cacache/index/6e/8f; echo entry > ~/.npm/_cacache/index/6e/8f/x
-		t=$(mktemp -d); echo y > "$t/f"; rm -r "$t"'
+		t=$(mktemp -d) && { echo y > "$t/f"; rm -r "$t"; }'
 	HOME=$home TMPDIR=$d/tmp learn -- sh -c "$work"
 	mkdir -p "$d/tmp"
 	HOME=$home TMPDIR=$d/tmp learn -- sh -c "$work"
