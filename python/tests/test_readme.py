@@ -37,16 +37,16 @@ def test_the_example_runs_as_documented(fresh: Venv, tmp_path: Path) -> None:
 @needs_landlock
 def test_the_report_example_prints_the_denial_and_its_advice(fresh: Venv, tmp_path: Path) -> None:
     (tmp_path / "report.py").write_text(example("Reading a report"))
-    (tmp_path / "Makefile").write_text("all:\n\t@touch /etc/landlock-run-readme\n")
+    (tmp_path / "Makefile").write_text("all:\n\t@touch /opt/landlock-run-readme\n")
     try:
         # as from a shell: not a sub-make of make test's (which would say where it enters)
         env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
         r = sh(fresh.python, "report.py", cwd=tmp_path, env=env)
         assert r.returncode == 0, r.stderr
-        assert r.stdout == "make_reg /etc/landlock-run-readme ('--rw', '/etc')\n"
-        assert not Path("/etc/landlock-run-readme").exists()
+        assert r.stdout == "make_reg /opt/landlock-run-readme ('--rw', '/opt')\n"
+        assert not Path("/opt/landlock-run-readme").exists()
     finally:
-        Path("/etc/landlock-run-readme").unlink(missing_ok=True)
+        Path("/opt/landlock-run-readme").unlink(missing_ok=True)
 
 
 def test_the_install_line_names_what_exists() -> None:

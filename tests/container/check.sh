@@ -86,15 +86,20 @@ c_explain() {
 }
 c_learn() {
 	[ "$LR_EXPLAIN" = works ] || return 0 # refused: c_explain
-	r $LR --learn $T/ok/policy -- sh -c "echo x > $T/no/l1"
+	# a policy is read only from a policy directory (landlock-run(1), @FILE)
+	local P=$T/conf/landlock-run/policy
+	mkdir -p $T/conf/landlock-run && chmod 700 $T/conf/landlock-run
+	export XDG_CONFIG_HOME=$T/conf
+	r $LR --learn $P -- sh -c "echo x > $T/no/l1"
 	want_rc 0
-	grep -qx -- "--rw=$T/no" $T/ok/policy || no "policy [$(cat $T/ok/policy)] lacks --rw=$T/no"
-	r $LR @$T/ok/policy -- sh -c "echo y > $T/no/l2"
+	grep -qx -- "--rw=$T/no" $P || no "policy [$(cat $P)] lacks --rw=$T/no"
+	r $LR @$P -- sh -c "echo y > $T/no/l2"
 	want_rc 0
 	want_file $T/no/l2 y
-	r $LR @$T/ok/policy -- sh -c "echo z > $T/ok/l3"
+	r $LR @$P -- sh -c "echo z > $T/ok/l3"
 	[ "$rc" != 0 ] || no "the learned policy let a write outside it through"
 	want_absent $T/ok/l3
+	unset XDG_CONFIG_HOME
 }
 
 # ---- where a seccomp filter refuses the Landlock calls ----------------------

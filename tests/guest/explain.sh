@@ -95,20 +95,25 @@ c_explain_udp() {
 
 # --learn writes what this ABI can enforce, and the policy runs confined.
 c_learn() {
-	r $LR --learn $T/ok/policy -- sh -c "echo x > $T/no/l1; cat /init >/dev/null"
+	# a policy is read only from a policy directory (landlock-run(1), @FILE)
+	local P=$T/conf/landlock-run/policy
+	mkdir -p $T/conf/landlock-run && chmod 700 $T/conf/landlock-run
+	export XDG_CONFIG_HOME=$T/conf
+	r $LR --learn $P -- sh -c "echo x > $T/no/l1; cat /init >/dev/null"
 	want_rc 0
-	grep -qx -- "--rw=$T/no" $T/ok/policy || no "policy [$(cat $T/ok/policy)] lacks --rw=$T/no"
+	grep -qx -- "--rw=$T/no" $P || no "policy [$(cat $P)] lacks --rw=$T/no"
 	if at_least "$(right_abi tcp_connect)"; then
-		grep -qx -- "--tcp-connect=none" $T/ok/policy || no "no --tcp-connect=none"
-	elif grep -q -- "--tcp" $T/ok/policy; then
+		grep -qx -- "--tcp-connect=none" $P || no "no --tcp-connect=none"
+	elif grep -q -- "--tcp" $P; then
 		no "a --tcp line at ABI $U"
 	fi
-	r $LR --explain @$T/ok/policy -- sh -c "echo y > $T/no/l2; cat /init >/dev/null"
+	r $LR --explain @$P -- sh -c "echo y > $T/no/l2; cat /init >/dev/null"
 	want_rc 0
 	undenied
 	want_file $T/no/l2 y
-	r $LR @$T/ok/policy -- sh -c "echo z > $T/ok/l3"
+	r $LR @$P -- sh -c "echo z > $T/ok/l3"
 	[ "$rc" != 0 ] || no "the learned policy let a write outside it through"
+	unset XDG_CONFIG_HOME
 }
 
 # What the system-call filter refuses is explained, and still refused: the
