@@ -22,7 +22,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "abi.h"
@@ -695,6 +697,31 @@ static int whole_tree(const struct request *r)
 	       r->status_fd >= 0 || (r->new_session && getpgrp() == getpid());
 }
 
+/*
+ * A terminal on 0, 1 or 2 (TCGETS answers for a terminal alone): what the
+ * command leaves could take it over (tcsetpgrp, with SIGTTOU ignored) or,
+ * out of its session (--new-session), read it unstopped once the caller's
+ * shell has it back. The whole-tree mode ends all of it first.
+ */
+static int on_terminal(void)
+{
+	struct termios t;
+	int fd;
+
+	for (fd = 0; fd <= STDERR_FILENO; fd++)
+		if (ioctl(fd, TCGETS, &t) == 0)
+			return 1;
+	return 0;
+}
+
+/* The option that asked for the plain whole-tree mode, or the terminal. */
+static const char *supervisor_name(const struct request *r)
+{
+	if (!r->kill_tree && r->status_fd >= 0)
+		return "--status-fd";
+	return whole_tree(r) ? "--kill-tree" : "--kill-tree (on for the terminal on 0-2)";
+}
+
 /* The supervisor, named for messages by the option that asked for it; it
  * needs /proc, the tracer to follow what the command's calls name. */
 static void start_supervisor(struct supervisor *sv, const struct request *r)
@@ -703,8 +730,7 @@ static void start_supervisor(struct supervisor *sv, const struct request *r)
 		supervise_start(sv, r->learn ? "--learn" : "--explain",
 				"follow the command's paths and descriptors (/proc/PID)");
 	else
-		supervise_start(sv,
-				!r->kill_tree && r->status_fd >= 0 ? "--status-fd" : "--kill-tree",
+		supervise_start(sv, supervisor_name(r),
 				"find what COMMAND leaves running (/proc/thread-self/children)");
 }
 
@@ -764,7 +790,7 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
-	tree = whole_tree(&p.asked);
+	tree = whole_tree(&p.asked) || on_terminal();
 	if (tree) {
 		sv.tmp = p.asked.tmp;
 		start_supervisor(&sv, &p.asked);

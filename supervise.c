@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -162,34 +163,109 @@ __attribute__((noreturn)) void exit_as(int status)
 	exit(128 + sig);
 }
 
-/* The children FD (/proc/thread-self/children) lists, each SIGKILLed
- * through a pidfd, once waitid on that pidfd shows it is a child: a pid
- * read from the list cannot have been recycled (a child's pid stays its
- * own until it is reaped, and only this process reaps), and the check
- * makes sure of it. Past the first CHILDREN_MAX bytes the others wait for
- * the next round, once these are gone. */
-static void kill_children(int fd)
+/* PID's start time (clock ticks since boot, the 22nd field of
+ * /proc/PID/stat, after the name's closing ')'), 0 when it cannot be read. */
+static uint64_t started(pid_t pid)
+{
+	char path[48], num[24], buf[1024], *s;
+	ssize_t n;
+	int fd, i;
+
+	join(path, sizeof path, "/proc/", decimal(pid, num), "/stat", NULL);
+	fd = open_at(AT_FDCWD, path, O_RDONLY, 0);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	s = strrchr(buf, ')');
+	for (i = 0; s && i < 20; i++)
+		s = strchr(s + 1, ' ');
+	return s ? strtoull(s + 1, NULL, 10) : 0;
+}
+
+/* PID is one of KEEP (NULL: none), and still the process it was. */
+static int kept(const struct inherited *keep, pid_t pid)
+{
+	int i;
+
+	for (i = 0; keep && i < keep->n; i++)
+		if (keep->child[i].pid == pid)
+			return started(pid) == keep->child[i].start;
+	return 0;
+}
+
+/* What FD (/proc/thread-self/children) lists, in decimal, passed to EACH
+ * pid by pid; the first CHILDREN_MAX bytes (the others wait for the next
+ * round, once these are gone). */
+static int each_child(int fd, int (*each)(pid_t pid, void *ctx), void *ctx)
 {
 	char buf[CHILDREN_MAX];
 	ssize_t n = pread(fd, buf, CHILDREN_MAX - 1, 0), i;
-	siginfo_t info;
 	long pid = 0;
-	int pidfd;
+	int done = 0;
 
 	for (i = 0; i < n; i++) {
 		if (buf[i] >= '0' && buf[i] <= '9') {
 			pid = pid * 10 + (buf[i] - '0');
 			continue;
 		}
-		pidfd = pid > 0 ? (int)syscall(SYS_pidfd_open, (pid_t)pid, 0) : -1;
+		if (pid > 0)
+			done += each((pid_t)pid, ctx);
 		pid = 0;
-		if (pidfd < 0)
-			continue;
-		if (syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED | WNOHANG | WNOWAIT | __WALL,
-			    NULL) == 0)
-			send_to(pidfd, SIGKILL);
-		close(pidfd);
 	}
+	return done;
+}
+
+struct killing {
+	const struct inherited *keep; /* L's: not killed, never waited for */
+	int reap;		      /* each one killed is reaped at once (L) */
+};
+
+/* PID, a child, SIGKILLed through a pidfd once waitid on that pidfd shows
+ * it is a child: a pid read from the list cannot have been recycled (a
+ * child's pid stays its own until it is reaped, and only this process
+ * reaps), and the check makes sure of it. 1 when it was killed. */
+static int kill_child(pid_t pid, void *ctx)
+{
+	const struct killing *k = ctx;
+	siginfo_t info;
+	int pidfd, killed = 0;
+
+	if (kept(k->keep, pid))
+		return 0;
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		return 0;
+	if (syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED | WNOHANG | WNOWAIT | __WALL,
+		    NULL) == 0) {
+		send_to(pidfd, SIGKILL);
+		killed = 1;
+		while (k->reap && syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED | __WALL,
+					  NULL) < 0 && errno == EINTR)
+			;
+	}
+	close(pidfd);
+	return killed;
+}
+
+static void kill_children(int fd)
+{
+	struct killing k = {NULL, 0};
+
+	(void)each_child(fd, kill_child, &k);
+}
+
+/* A child FD lists, into L's snapshot while there is room. */
+static int keep_child(pid_t pid, void *ctx)
+{
+	struct inherited *keep = ctx;
+
+	if (keep->n < INHERITED_MAX) {
+		keep->child[keep->n].pid = pid;
+		keep->child[keep->n++].start = started(pid);
+	}
+	return 1;
 }
 
 /* waitpid, again when a signal interrupts it; any other failure is the
@@ -298,13 +374,31 @@ __attribute__((noreturn)) static void launcher_wait(struct supervisor *sv, pid_t
 		(void)kill(sv->launcher, SIGSTOP);
 		send_to(relay.pidfd, SIGCONT);
 	}
-	/* S ended the tree (and said why it could not): what is left is S's own */
+	/* S ended the tree (and said why it could not): what is left is S's
+	 * own, but for what the caller left to L, which is none of the run's */
 	children = open_at(AT_FDCWD, "/proc/thread-self/children", O_RDONLY, 0);
-	if (children >= 0)
-		end_tree(children, 0, NULL);
+	if (children >= 0) {
+		struct killing k = {&sv->inherited, 1};
+
+		while (each_child(children, kill_child, &k) > 0)
+			;
+	}
 	private_tmp_remove(sv->tmp); /* gone already, unless S was killed */
 	status_end(status);
 	exit_as(status);
+}
+
+/* L's children now, before S: the caller's, kept to the end. */
+static void snapshot(struct supervisor *sv)
+{
+	int fd = open_children(sv->mode);
+
+	sv->inherited.n = 0;
+	if (each_child(fd, keep_child, &sv->inherited) > INHERITED_MAX)
+		die("%s: the caller left more than %d children to the launcher, which would "
+		    "end them with the run: start it from a process with fewer",
+		    sv->mode, INHERITED_MAX);
+	close(fd);
 }
 
 /*
@@ -328,6 +422,7 @@ void supervise_start(struct supervisor *sv, const char *mode, const char *why)
 		die_errno("%s: cannot block signals", mode);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
 		die_errno("%s: cannot become a child subreaper", mode);
+	snapshot(sv);
 	s = _Fork();
 	if (s < 0)
 		die_errno("%s: cannot fork", mode);

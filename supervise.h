@@ -10,6 +10,18 @@
 
 struct private_tmp; /* tmpdir.h */
 
+/* L's children from before the run (the caller's, which its exec left to
+ * L: bash's reader of a process substitution): never the tree's to end.
+ * A pid with its start time, so that a recycled pid is not one of them. */
+#define INHERITED_MAX 16
+struct inherited {
+	int n;
+	struct {
+		pid_t pid;
+		uint64_t start;
+	} child[INHERITED_MAX];
+};
+
 struct supervisor {
 	const char *mode; /* "--kill-tree", "--explain", "--learn": for messages */
 	pid_t launcher;	  /* L */
@@ -22,6 +34,7 @@ struct supervisor {
 	uint64_t mask;		 /* the caller's signal mask, which COMMAND gets back */
 	int gate;		 /* in COMMAND's process: the exec's pipe (--status-fd) */
 	struct private_tmp *tmp; /* removed once the tree has ended, or NULL */
+	struct inherited inherited; /* L's, kept */
 };
 
 /* In S (the launcher waits); MODE (for messages) needs /proc to WHY. */

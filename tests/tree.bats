@@ -208,7 +208,8 @@ STUBBORN=(sh -c 'trap "" HUP INT QUIT TERM; (trap "" HUP INT QUIT TERM; sleep 30
 }
 
 @test "a plain run keeps exec: the launcher's pid is the command's; the whole-tree mode forks" {
-	run -0 sh -c 'echo $$; exec "$0" -- sh -c "echo \$\$"' "$LR"
+	# no terminal on 0-2 (/dev/null, the pipe run reads): a terminal means the mode
+	run -0 sh -c 'echo $$; exec "$0" -- sh -c "echo \$\$"' "$LR" </dev/null
 	assert_equal "${lines[0]}" "${lines[1]}"
 	run -0 sh -c 'echo $$; exec "$0" --kill-tree -- sh -c "echo \$\$ \$PPID; cut -d\" \" -f4 /proc/\$PPID/stat"' "$LR"
 	[ "${lines[0]}" != "${lines[1]%% *}" ] || fail "the whole-tree mode did not fork: $output"
@@ -279,4 +280,82 @@ shell_saw() {
 	assert_equal "$rc" 143
 	[ $((SECONDS - start)) -lt 4 ] || fail "took $((SECONDS - start)) s"
 	none_left
+}
+
+# The terminal stays the caller's (issue 25, part 2): tests/takeover.py plays
+# the person at a job-control shell on a new pty, and the command that leaves
+# a child to take the terminal back and read the next line typed.
+TAKEOVER=$BATS_TEST_DIRNAME/takeover.py
+SECRET='echo my-sudo-password-hunter2'
+
+# takeover ARG...: ARG... as the shell's job on a new pty, $SECRET typed
+# after the prompt; $output says the job's status and what the shell read.
+takeover() {
+	run -0 "${as[@]}" "$PYTHON" "$TAKEOVER" shell "" "$SECRET"$'\n' env LR_TREE="$MARK" "$@"
+}
+
+@test "attack: a child the command leaves takes the terminal from the shell and reads the next line; on a terminal the run ends it first, as root and as nobody, with and without --new-session" {
+	local who pre opt w=$d as=()
+	for who in root nobody; do
+		if [ "$who" = nobody ]; then
+			as_nobody
+			cp "$TAKEOVER" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
+			w=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chown 65534 "$w"
+			as=("${AS_NOBODY[@]}")
+		fi
+		# control: the command run directly, in the job's session and out of it
+		# (setsid, as --new-session does): the leftover gets the line
+		for pre in env setsid; do
+			rm -f "$w/log"
+			takeover "$pre" "$PYTHON" "$TAKEOVER" leave "$w/log"
+			assert_line "shell read: b''"
+			assert_equal "$(cat "$w/log")" "$SECRET"
+			teardown
+		done
+		for opt in "" --new-session; do
+			rm -f "$w/log"
+			takeover "$LR" ${opt:+"$opt"} --ro / --rw "$w" -- "$PYTHON" "$TAKEOVER" leave "$w/log"
+			assert_line "job: 0"
+			assert_line "shell read: b'$SECRET\\n'"
+			[ ! -s "$w/log" ] || fail "as $who with $opt the leftover read: $(cat "$w/log")"
+			none_left
+		done
+	done
+}
+
+@test "on a terminal a plain run is the whole-tree mode: ^C ends the job and what it left" {
+	local cmd=(sh -c '(trap "" INT HUP; while :; do sleep 1; done) & exec sleep 301')
+	as=()
+	# control: the command itself: ^C kills the job, and the sleep left ignoring it lives on
+	run -0 "$PYTHON" "$TAKEOVER" shell $'\x03' "" env LR_TREE="$MARK" "${cmd[@]}"
+	assert_line "job: 130"
+	some_left
+	teardown
+	run -0 "$PYTHON" "$TAKEOVER" shell $'\x03' "" env LR_TREE="$MARK" "$LR" --rw "$d" -- "${cmd[@]}"
+	assert_line "job: 130"
+	none_left
+}
+
+@test "the caller's children, which its exec left to the launcher, are none of the run's: the README's reader of --status-fd gets the end record" {
+	cat >"$d/siblings" <<-'EOF'
+		# the command: its launcher's children (the supervisor, and the caller's)
+		l=$(cut -d' ' -f4 /proc/$PPID/stat)
+		for c in $(cat /proc/$l/task/$l/children); do cat /proc/$c/comm; done >"$1/comm"
+	EOF
+	# bash execs the last command of -c: cat, the reader of >(...), was its
+	# child and is the launcher's
+	run -0 bash -c '"$0" --kill-tree --status-fd 3 --ro / --rw "$1" -- sh "$1/siblings" "$1" 3> >(cat >"$1/status.jsonl")' "$LR" "$d"
+	grep -qx cat comm || fail "the reader is not the launcher's child: $(cat comm)"
+	for _ in $(seq 100); do [ "$(tail -n 1 status.jsonl 2>/dev/null)" = '{"exit":0}' ] && break; sleep 0.05; done
+	assert_equal "$(tail -n 1 status.jsonl)" '{"exit":0}'
+	# the supervisor killed: the launcher ends what is left, but not the reader
+	rm -f pid status.jsonl
+	bash -c '"$0" --kill-tree --status-fd 3 --rw "$1" -- env LR_TREE="$2" sh -c "sleep 300 & echo \$PPID >\$0/pid; wait" "$1" 3> >(cat >"$1/status.jsonl")' "$LR" "$d" "$MARK" >/dev/null 2>&1 3>&- &
+	launcher=$!
+	for _ in $(seq 100); do [ -s pid ] && break; sleep 0.05; done
+	kill -KILL "$(cat pid)"
+	wait "$launcher" || true
+	none_left
+	for _ in $(seq 100); do [ "$(tail -n 1 status.jsonl 2>/dev/null)" = '{"signal":"SIGKILL"}' ] && break; sleep 0.05; done
+	assert_equal "$(tail -n 1 status.jsonl)" '{"signal":"SIGKILL"}'
 }
