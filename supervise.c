@@ -241,8 +241,9 @@ static int kill_child(pid_t pid, void *ctx)
 		    NULL) == 0) {
 		send_to(pidfd, SIGKILL);
 		killed = 1;
-		while (k->reap && syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED | __WALL,
-					  NULL) < 0 && errno == EINTR)
+		while (k->reap &&
+		       syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED | __WALL, NULL) < 0 &&
+		       errno == EINTR)
 			;
 	}
 	close(pidfd);

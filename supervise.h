@@ -28,12 +28,12 @@ struct supervisor {
 	pid_t group;	  /* L's process group: the caller's job, COMMAND's too */
 	pid_t self;	  /* S */
 	pid_t command;
-	int pidfd;		 /* COMMAND's, from spawn on */
-	int children;		 /* S's /proc/thread-self/children */
-	int status;		 /* COMMAND's wait status once reaped, else -1 */
-	uint64_t mask;		 /* the caller's signal mask, which COMMAND gets back */
-	int gate;		 /* in COMMAND's process: the exec's pipe (--status-fd) */
-	struct private_tmp *tmp; /* removed once the tree has ended, or NULL */
+	int pidfd;		    /* COMMAND's, from spawn on */
+	int children;		    /* S's /proc/thread-self/children */
+	int status;		    /* COMMAND's wait status once reaped, else -1 */
+	uint64_t mask;		    /* the caller's signal mask, which COMMAND gets back */
+	int gate;		    /* in COMMAND's process: the exec's pipe (--status-fd) */
+	struct private_tmp *tmp;    /* removed once the tree has ended, or NULL */
 	struct inherited inherited; /* L's, kept */
 };
 

@@ -279,7 +279,7 @@ for m in calls[1:]:
     if not names or names[-1] != name or ("CAPBSET" not in name and name != "stat*"):
         names.append(name)
 print(" ".join(names))' "$d/trace"
-	assert_output "arch_prctl set_tid_address rt_sigaction mmap mmap stat* landlock_create_ruleset landlock_create_ruleset openat landlock_add_rule openat fstat stat* landlock_add_rule openat fstat readlink stat* landlock_add_rule fstat landlock_add_rule close_range prctl landlock_restrict_self close seccomp capget prctl CAPBSET_DROP capset rt_sigaction"
+	assert_output "arch_prctl set_tid_address rt_sigaction mmap mmap stat* landlock_create_ruleset landlock_create_ruleset openat landlock_add_rule openat fstat stat* landlock_add_rule openat fstat readlink stat* landlock_add_rule fstat landlock_add_rule close_range ioctl ioctl ioctl prctl landlock_restrict_self close seccomp capget prctl CAPBSET_DROP capset rt_sigaction"
 }
 
 @test "a process that made itself non-dumpable is counted, not explained: as nobody and as root (whose tracer drops CAP_SYS_PTRACE)" {
