@@ -1,7 +1,7 @@
 /*
  * Descriptors: a path opened (openat, or openat2 refusing every symlink),
  * the path a descriptor stands for, whether a path lies in a directory's
- * tree, and grant descriptors closed in runs.
+ * tree, grant descriptors closed in runs, and a number of /proc/PID/stat.
  * The bottom of the confinement path: guard.c, grants.c, hide.c and
  * interp.c open and name paths through it.
  */
@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -104,4 +105,31 @@ int within(const char *path, const char *dir)
 
 	n -= n == 1; /* "/" ends in its slash */
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/*
+ * Field FIELD (3 or more, as proc(5) numbers them: 7 tty_nr, 22 starttime)
+ * of the /proc/PID/stat at PATH in *VALUE: 0, or -1 when it cannot be read.
+ * The name in field 2 is the process's own choice and may hold ") " and
+ * digits; no later field holds a ')', so they are counted from the last.
+ */
+int stat_field(const char *path, int field, uint64_t *value)
+{
+	char buf[1024], *s, *end;
+	ssize_t n;
+	int fd, i;
+
+	fd = open_at(AT_FDCWD, path, O_RDONLY, 0);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	s = strrchr(buf, ')');
+	for (i = 2; s && i < field; i++)
+		s = strchr(s + 1, ' ');
+	if (!s || s[1] < '0' || s[1] > '9')
+		return -1;
+	*value = strtoull(s + 1, &end, 10);
+	return *end == ' ' || *end == '\n' ? 0 : -1;
 }

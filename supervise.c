@@ -163,25 +163,15 @@ __attribute__((noreturn)) void exit_as(int status)
 	exit(128 + sig);
 }
 
-/* PID's start time (clock ticks since boot, the 22nd field of
- * /proc/PID/stat, after the name's closing ')'), 0 when it cannot be read. */
+/* PID's start time (clock ticks since boot, field 22 of /proc/PID/stat),
+ * 0 when it cannot be read. */
 static uint64_t started(pid_t pid)
 {
-	char path[48], num[24], buf[1024], *s;
-	ssize_t n;
-	int fd, i;
+	char path[48], num[24];
+	uint64_t start;
 
 	join(path, sizeof path, "/proc/", decimal(pid, num), "/stat", NULL);
-	fd = open_at(AT_FDCWD, path, O_RDONLY, 0);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	s = strrchr(buf, ')');
-	for (i = 0; s && i < 20; i++)
-		s = strchr(s + 1, ' ');
-	return s ? strtoull(s + 1, NULL, 10) : 0;
+	return stat_field(path, 22, &start) ? 0 : start;
 }
 
 /* PID is one of KEEP (NULL: none), and still the process it was. */

@@ -428,3 +428,15 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 	assert_equal "$status" 4
 	assert_output --partial "landlock-run denied: write_file /dev/tty (openat by bash["
 }
+
+@test "a name that forges the fields after it (comm 'x) S 1 1 1 0 ') does not pass for a process without a terminal: its /dev/tty denial is reported" {
+	local name='import ctypes; ctypes.CDLL(None).prctl(15, b"x) S 1 1 1 0 ", 0, 0, 0)'
+	# Control: counted from the first ')', its tty_nr reads 0; from the last, the pty's
+	run "$HELPERS/tty" run "$PYTHON" -c "$name"'
+s = open("/proc/self/stat").read()
+print(s[s.index(")") + 2:].split()[4], s[s.rindex(")") + 2:].split()[4] != "0")'
+	assert_line "output: 0 True\\n"
+	run "$HELPERS/tty" run "$LR" --explain --ro / -- "$PYTHON" -c "$name"'
+import os; os.open("/dev/tty", os.O_WRONLY)'
+	assert_output --partial "landlock-run denied: write_file /dev/tty (openat by x) S 1 1 1 0 ["
+}

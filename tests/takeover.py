@@ -20,13 +20,13 @@ terminal's foreground (tcsetpgrp: the same session, no permission check),
 and reads what is typed next; out of the terminal's session (setsid, or
 --new-session), where tcgetpgrp fails, it just reads, as nothing stops it.
 What it read is appended to LOG."""
-import fcntl
 import os
 import select
 import signal
 import sys
-import termios
 import time
+
+import ptyjob
 
 
 def leave(log):
@@ -55,27 +55,8 @@ def leave(log):
 
 
 def shell(slave, to_typer, command):
-    os.setsid()
-    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-    # A shell ignores the signals that would stop it when it hands the
-    # terminal around.
-    for sig in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGTSTP):
-        signal.signal(sig, signal.SIG_IGN)
-    job = os.fork()
-    if job == 0:
-        os.setpgid(0, 0)
-        for sig in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGTSTP):
-            signal.signal(sig, signal.SIG_DFL)
-        for fd in (0, 1, 2):
-            os.dup2(slave, fd)
-        os.close(slave)
-        os.close(to_typer)
-        os.execvp(command[0], command)
-    try:
-        os.setpgid(job, job)  # either side may win the race
-    except OSError:
-        pass
-    os.tcsetpgrp(slave, job)
+    ptyjob.lead(slave)
+    job = ptyjob.start(slave, command)
     os.write(to_typer, b"started\n")
     _, status = os.waitpid(job, 0)
     code = os.waitstatus_to_exitcode(status)

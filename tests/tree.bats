@@ -299,7 +299,7 @@ takeover() {
 	for who in root nobody; do
 		if [ "$who" = nobody ]; then
 			as_nobody
-			cp "$TAKEOVER" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
+			cp "$TAKEOVER" "${TAKEOVER%/*}/ptyjob.py" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
 			w=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chown 65534 "$w"
 			as=("${AS_NOBODY[@]}")
 		fi

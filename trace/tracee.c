@@ -132,25 +132,15 @@ int proc_status(pid_t tid, const char *key, char *out, size_t size)
 	return proc_field(path, key, out, size);
 }
 
-/* TID's controlling terminal, tty_nr of /proc/TID/stat (0: none), the
- * fifth field after the name's closing ')'; -1 when it cannot be read. */
+/* TID's controlling terminal, tty_nr of /proc/TID/stat (0: none); -1 when
+ * it cannot be read. */
 int proc_tty(pid_t tid)
 {
-	char path[PATH_MAX + 64], buf[1024], *s;
-	ssize_t n;
-	int fd, i;
+	char path[PATH_MAX + 64];
+	uint64_t tty;
 
 	proc_path(path, tid, "/stat", "");
-	fd = openat(AT_FDCWD, path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	s = strrchr(buf, ')');
-	for (i = 0; s && i < 5; i++)
-		s = strchr(s + 1, ' ');
-	return s ? (int)strtol(s + 1, NULL, 10) : -1;
+	return stat_field(path, 7, &tty) ? -1 : (int)tty;
 }
 
 /* The calls of processes that made themselves non-dumpable, and the first of
