@@ -13,7 +13,7 @@ import json
 import sys
 
 ERRNOS = {"EACCES", "EPERM", "EXDEV"}
-FILTER_ERRNOS = {"EAFNOSUPPORT", "ENOSYS", "EPERM", "EACCES"}
+FILTER_ERRNOS = {"EAFNOSUPPORT", "ENOSYS", "EPERM", "EACCES", "EOPNOTSUPP"}  # metadata: the last
 
 
 def fail(number, why):

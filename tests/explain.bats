@@ -81,16 +81,65 @@ setup() {
 	denied_then_allowed 1 "$lacks $d/no/x (rename by tryop): allow with --rw $d/no" \
 		--abi 5 --ro / --rw "$d/ok" -- "$TRYOP" rename "$d/no/x" "$d/ok/x"
 	assert_file_exist ok/x
-	# A link asks only refer of its source: EXDEV, the same blockers.
+	# A link asks only refer of its source: EXDEV, the same blockers, and
+	# no advice (the next test).
 	explain --abi 5 --ro / --rw "$d/ok" -- ln "$d/no/y" "$d/ok/y"
 	assert_equal "$status" 1
 	assert_regex "$stderr" 'Invalid cross-device link'
-	assert_denied "$lacks $d/no/y (linkat by ln): allow with --rw $d/no"
+	assert_denied "$lacks $d/no/y (linkat by ln): not advised: $LINK_WHY"
 	# Control: the other way the file loses rights, and only what is asked is missing.
 	touch ok/z
 	explain --abi 5 --ro / --rw "$d/ok" -- "$TRYOP" rename "$d/ok/z" "$d/no/z"
 	assert_equal "$output" EACCES
 	assert_denied "make_reg,refer $d/no/z (rename by tryop): allow with --rw $d/no"
+}
+
+# The advice of a hard link out of a tree the policy gives less than the
+# link's destination (tests/never.bats has the same for --learn).
+LINK_WHY="a hard link would give the file rights it lacks here (write_file,truncate,ioctl_dev), \
+and only write access to this tree allows it: copy instead (cp without -l, or the tool's \
+no-hardlink option)"
+
+@test "a hard link out of a read-only tree: never --rw on the source, a copy is said to work (and does)" {
+	require_abi 5
+	local lacks=write_file,remove_dir,remove_file,make_char,make_dir,make_reg,make_sock
+	lacks+=,make_fifo,make_block,make_sym,refer,truncate,ioctl_dev
+	mkdir -p no/tree/sub
+	touch no/f no/tree/a no/tree/sub/b
+	explain --abi 5 --ro / --rw "$d/ok" -- ln "$d/no/f" "$d/ok/f"
+	assert_equal "$status" 1
+	assert_denied "$lacks $d/no/f (linkat by ln): not advised: $LINK_WHY"
+	[ "$(json_field why)" = "$LINK_WHY" ] || fail "$(cat "$J")"
+	run ! grep -q '"allow"' "$J"
+	# cp -al: every file it links, not advised; --rw on the source nowhere
+	# (-a sets extended attributes: the metadata group of calls it needs).
+	explain --abi 5 --ro / --rw "$d/ok" --allow-syscalls metadata -- cp -al "$d/no/tree" "$d/ok/tree"
+	assert_equal "$status" 1
+	# (in the order cp reads the directories)
+	assert_equal "$(sort <<<"$denied")" "$(printf '%s\n' \
+		"$lacks $d/no/tree/a (linkat by cp): not advised: $LINK_WHY" \
+		"$lacks $d/no/tree/sub/b (linkat by cp): not advised: $LINK_WHY")"
+	assert_equal "$json" "$denied"
+	run ! grep -e "--rw $d/no" <<<"$stderr"
+	# The copy the advice names works under the same policy, and nothing is reported.
+	explain --abi 5 --ro / --rw "$d/ok" --allow-syscalls metadata -- cp -a "$d/no/tree" "$d/no/f" "$d/ok/"
+	assert_equal "$status" 0
+	assert_equal "$stderr" ""
+	assert_file_exist ok/tree/sub/b ok/f
+	# Control: the advice the old report gave does make the link work, by
+	# giving the command write access to the source (which is why it is not given).
+	explain --abi 5 --ro / --rw "$d/ok" --rw "$d/no" -- ln "$d/no/f" "$d/ok/f2"
+	assert_equal "$status" 0
+	assert_equal "$stderr" ""
+	# Control: a link into a directory outside the grants is still advised,
+	# --rw where the name is made (refer and make_reg there), and that works.
+	touch ok/g
+	denied_then_allowed 1 "make_reg,refer $d/no/g (linkat by ln): allow with --rw $d/no" \
+		--abi 5 --ro / --rw "$d/ok" -- ln "$d/ok/g" "$d/no/g"
+	# Control: a move out of the read-only tree really changes it: --rw on
+	# the source stays the advice (the test above follows it).
+	explain --abi 5 --ro / --rw "$d/ok" -- "$TRYOP" rename "$d/no/f" "$d/ok/moved"
+	assert_denied "$lacks $d/no/f (rename by tryop): allow with --rw $d/no"
 }
 
 @test "--explain-json: every record of a move and link battery is written from its own data, allow as its line says" {
@@ -123,12 +172,15 @@ for i in (1, 2, 3):
 	grep -q '"kind":"net"' "$J" || fail "no network denial: $(cat "$J")"
 	# Every line, text and JSON, the same denial and the same advice.
 	assert_equal "$json" "$denied"
-	# And each filesystem record's allow is one option and its path.
+	# And each filesystem record's allow is one option and its path; but a
+	# link out of the denied directory's, which is not advised.
 	"$PYTHON" -c '
 import json, sys
 for n, line in enumerate(open(sys.argv[1]), 1):
     d = json.loads(line)
-    if d["kind"] == "fs":
+    if d["kind"] == "fs" and "why" in d:
+        assert d["syscall"] == "link" and d["why"].startswith("a hard link "), (n, d)
+    elif d["kind"] == "fs":
         assert len(d["allow"]) == 2 and d["allow"][0] == "--rw", (n, d)' "$J"
 }
 

@@ -89,6 +89,39 @@ make_project() {
 	assert_not_exist "$f"
 }
 
+@test "a hard link out of a tree the run wrote nothing else in: --ro and a comment there, never --rw" {
+	mkdir -p src dst w
+	touch src/f
+	learn -- ln "$d/src/f" "$d/dst/f"
+	assert_success
+	grep -qx -- "--rw=$d/dst" <<<"$grants" || fail "where the link was made: $grants"
+	run ! grep -x -- "--rw=$d/src" <<<"$grants"
+	grep -qx -- "--ro=$d/src" <<<"$grants" || fail "$grants"
+	grep -qx -- "# not granted: --rw=$d/src: only hard links out of it asked for it, and a link may not give a file rights it lacks where it is: granted --ro; copy instead (cp without -l, or the tool's no-hardlink option)" \
+		"$P/policy" || fail "$(cat "$P/policy")"
+	# Confined by it, the link is refused and not advised; the copy the comment names works.
+	rm dst/f
+	J=$d/rerun.json
+	explain "@$P/policy" -- ln "$d/src/f" "$d/dst/f"
+	assert_equal "$status" 1
+	[[ $denied == *"$d/src/f (linkat by ln): not advised: a hard link would give the file rights"* ]] || fail "$denied"
+	explain "@$P/policy" -- cp "$d/src/f" "$d/dst/f"
+	assert_equal "$status" 0
+	assert_file_exist dst/f
+	run ! grep -q "$d" <<<"$denied" # (cp reads /proc, which ln did not)
+	# Control: a link out of a directory the run also writes keeps working,
+	# with no comment (the run made a/ and b/ in w/: --rw=w covers both).
+	rm "$P/policy"
+	learn -- sh -c "mkdir $d/w/a $d/w/b && touch $d/w/a/x && ln $d/w/a/x $d/w/b/x"
+	assert_success
+	grep -qx -- "--rw=$d/w" <<<"$grants" || fail "$grants"
+	run ! grep -q "hard link" "$P/policy"
+	rm -r w/a w/b
+	explain "@$P/policy" -- sh -c "mkdir $d/w/a $d/w/b && touch $d/w/a/x && ln $d/w/a/x $d/w/b/x"
+	assert_equal "$status" 0
+	assert_file_empty "$J"
+}
+
 @test "a path with a newline is granted at the nearest directory a line can hold" {
 	mkdir -p "no/bad"$'\n'"name"
 	learn -- touch "$d/no/bad"$'\n'"name/f"

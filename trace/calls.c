@@ -361,7 +361,8 @@ static void find_move(struct call_result *r, const struct call *c)
 		old |= make_right(to.st.st_mode);
 	if (strcmp(from.parent, to.parent) != 0) {
 		refer = FS(REFER);
-		r->move = MOVE | (S_ISDIR(from.st.st_mode) ? MOVE_DIR : 0);
+		r->move = MOVE | (S_ISDIR(from.st.st_mode) ? MOVE_DIR : 0) |
+			  (renaming ? 0 : MOVE_LINK);
 		if (to.exists && exchange)
 			r->move |= MOVE_EXCHANGE | (S_ISDIR(to.st.st_mode) ? MOVE_BACK_DIR : 0);
 	}

@@ -324,6 +324,7 @@ struct advice {
 	const struct hidden *hidden; /* a --hide the object is in, or beneath it */
 	int inside;		     /* 1: in it; 0: the hidden path is beneath */
 	const char *why;	     /* the grant is never advised (never.c): why */
+	char why_text[320];	     /* a why made for this denial */
 };
 
 static const struct name *names_of(enum need_kind kind)
@@ -331,8 +332,34 @@ static const struct name *names_of(enum need_kind kind)
 	return kind == NEED_FS ? fs_rights : kind == NEED_NET ? net_rights : scope_names;
 }
 
-static void advise(const struct explainer *e, const struct need *n, uint64_t refused,
-		   struct advice *a)
+/*
+ * A hard link out of a tree the policy gives less than the link's
+ * destination: Landlock allows it only when the file gains no right by
+ * its new name, so only write access to the source would, and a careful
+ * person copies instead. (A move out of it is another thing: it removes a
+ * name there, which needs --rw there.)
+ */
+static void link_why(const struct explainer *e, const struct call_result *r, struct advice *a)
+{
+	const struct need *src = &r->needs[0], *dst = &r->needs[1];
+	uint64_t gained = gains(e, src->object, src->anchor, dst->anchor, 0);
+	struct out o = {.fd = -1};
+
+	if (gained) {
+		outf(&o, "a hard link would give the file rights it lacks here (");
+		put_names(&o, fs_rights, gained, 0);
+		outf(&o, "), and only write access to this tree allows it");
+	} else {
+		outf(&o, "a hard link out of here needs refer here, which only write access to "
+			 "this tree gives");
+	}
+	outf(&o, ": copy instead (cp without -l, or the tool's no-hardlink option)");
+	copy_span(a->why_text, sizeof a->why_text, o.buf, o.len);
+	a->why = a->why_text;
+}
+
+static void advise(const struct explainer *e, const struct call_result *r, const struct need *n,
+		   uint64_t refused, struct advice *a)
 {
 	const struct effective *k = &e->p->kernel;
 	const struct name *s;
@@ -367,6 +394,10 @@ static void advise(const struct explainer *e, const struct need *n, uint64_t ref
 				      : hidden_beneath(&e->p->asked, n->anchor);
 	if (a->hidden)
 		return;
+	if (r->move & MOVE_LINK && n == &r->needs[0]) {
+		link_why(e, r, a);
+		return;
+	}
 	a->option = !(refused & ~k->grant_rights[GRANT_RO])	? "--ro"
 		    : !(refused & ~k->grant_rights[GRANT_UNIX]) ? "--unix"
 								: "--rw";
@@ -528,7 +559,7 @@ void explain_call(struct explainer *e, struct call_result *r)
 		if (n->kind == NEED_SCOPE && n->number && !may_signal(&w, n->number))
 			continue;
 		first_time(e, n, refused, 1);
-		advise(e, n, refused, &a);
+		advise(e, r, n, refused, &a);
 		a.mode_too = mode == MODE_TOO;
 		if (e->p->asked.explain)
 			print_line(e, r, n, refused, &w, &a);

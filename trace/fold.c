@@ -19,6 +19,9 @@
  *     file in them;
  *   - per-boot and per-process names fold into a stable parent: /proc/PID
  *     is /proc, /sys/fs/cgroup/... is /sys/fs/cgroup, /dev/pts/N /dev/pts;
+ *   - a hard link's source: --ro, and a comment instead of --rw, unless the
+ *     run wrote there too (the link would give the file the rights of where
+ *     it goes, so only write access to the source allows it confined);
  *   - nothing never.c's table refuses (/, $HOME and above, writes in /proc,
  *     /sys...): a comment says why instead;
  *   - a path that no longer exists becomes its nearest existing directory;
@@ -239,6 +242,37 @@ static int covered(const struct table *set, const char *path, int self)
 	return 0;
 }
 
+/*
+ * Where a hard link's source was and the run wrote nothing else: --ro there,
+ * and a comment instead of --rw. Landlock allows a link only when the file
+ * gains no right by its new name, so only write access to the source tree
+ * would let the confined link work, and a careful person copies instead.
+ */
+static void settle_links(struct learner *l, const struct table *rw)
+{
+	char path[PATH_MAX], line[PATH_MAX + 512];
+	const char *s;
+	size_t i = 0;
+
+	while ((s = strset_next(&l->linked, &i))) {
+		join(path, sizeof path, s, NULL);
+		grantable(path);
+		if (!fold_into(&l->trees, path))
+			fold_write(l, path);
+		settle(path);
+		if (covered(rw, path, 1))
+			continue; /* written anyway: the link works */
+		add_path(&l->ro, path);
+		join(line, sizeof line, "--rw=", path,
+		     ": only hard links out of it asked for it, and a link may not give a file "
+		     "rights it lacks where it is: granted --ro; copy instead (cp without -l, or "
+		     "the tool's no-hardlink option)",
+		     NULL);
+		if (!strchr(line, '\n'))
+			add_path(&l->refused, line);
+	}
+}
+
 /* Heapsort: sorted lines keep the policy stable from run to run, and
  * musl's qsort would cost more code than the policy it sorts. */
 static void sift(const char **v, size_t root, size_t n)
@@ -392,6 +426,7 @@ void write_policy(struct learner *l)
 		if (lstat(by_chance[i], &st) == 0)
 			add_path(&l->ro, by_chance[i]);
 	settle_all(l, &l->rw, &rw, "--rw");
+	settle_links(l, &rw);
 	settle_all(l, &l->ro, &ro, "--ro");
 	settle_all(l, &l->unix_sockets, &unix_sockets, "--unix");
 	put_header(&o, l);

@@ -27,7 +27,8 @@
 #define MADE                                                                           \
 	(FS(MAKE_CHAR) | FS(MAKE_DIR) | FS(MAKE_REG) | FS(MAKE_SOCK) | FS(MAKE_FIFO) | \
 	 FS(MAKE_BLOCK) | FS(MAKE_SYM))
-#define CHANGED_TREE (MADE | FS(REMOVE_DIR) | FS(REMOVE_FILE) | FS(REFER))
+/* refer alone is a hard link's source, which keeps its name: no change */
+#define CHANGED_TREE (MADE | FS(REMOVE_DIR) | FS(REMOVE_FILE))
 
 /* What a thread's watched call was about to do, found at its entry. */
 struct entry {
@@ -187,6 +188,8 @@ static void learn_fs(struct learner *l, const struct need *n)
 		add_path(&l->ro, n->anchor);
 	} else if (n->rights == FS(RESOLVE_UNIX)) {
 		add_path(&l->unix_sockets, n->anchor);
+	} else if (n->rights == FS(REFER)) {
+		add_path(&l->linked, n->anchor); /* fold.c: write there only if written */
 	} else {
 		add_path(&l->rw, n->anchor);
 	}

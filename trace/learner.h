@@ -15,6 +15,7 @@ struct learner {
 	struct report file;	     /* FILE */
 	struct table entries;
 	struct table ro, rw, unix_sockets;     /* what was used, as the calls named it */
+	struct table linked;		       /* where a hard link's source was */
 	struct table made;		       /* the files and directories the run made */
 	struct table trees;		       /* state trees it made things in (~/.npm) */
 	struct table abstract_made;	       /* abstract socket names bound inside */

@@ -77,9 +77,10 @@ struct need {
 /* A rename or link across directories, where Landlock asks for refer and
  * checks that what moves gains no right (explain.c, refused_move). */
 #define MOVE	      1
-#define MOVE_DIR      2 /* what moves is a directory */
-#define MOVE_EXCHANGE 4 /* RENAME_EXCHANGE: the target's file moves back */
-#define MOVE_BACK_DIR 8 /* and it is a directory */
+#define MOVE_DIR      2	 /* what moves is a directory */
+#define MOVE_EXCHANGE 4	 /* RENAME_EXCHANGE: the target's file moves back */
+#define MOVE_BACK_DIR 8	 /* and it is a directory */
+#define MOVE_LINK     16 /* a hard link: the source keeps its name */
 
 /* A watched call, at its entry (ret 0) or once it returned. */
 struct call_result {

@@ -823,6 +823,41 @@ class ModeBitsAfter(Workload):
                [f"{d}: status {rc}: {err}" for d, rc, err in refused])
 
 
+class HardLinks(Workload):
+    """Hard links out of a read-only tree into a writable one: cp -al, ln, and
+    a local git clone (which falls back to copying when a link fails). The
+    kernel refuses each link (the file would gain the destination's rights);
+    none may be advised as write on the source tree, and each says so."""
+    name = "hard-links"
+
+    def make_tree(self, ctx):
+        for f in ("src/a", "src/sub/b", "repo/x.txt"):
+            write(f"{ctx.tree}/{f}", "data\n")
+        os.mkdir(f"{ctx.tree}/ok")
+        git = ["git", "-C", f"{ctx.tree}/repo", "-c", "user.name=Audit",
+               "-c", "user.email=audit@example.org"]
+        for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "one"]):
+            subprocess.run(git + args, check=True, env=ctx.base_env())
+
+    def policy(self, ctx):
+        return ["--ro", "/", "--rw", "/dev/null", "--rw", f"{ctx.tree}/ok"]
+
+    def command(self, ctx):
+        t = ctx.tree
+        return ["bash", "-c", f"cp -l -R {t}/src {t}/ok/cp-l 2>/dev/null || echo cp-refused; "
+                f"ln {t}/src/a {t}/ok/a 2>/dev/null || echo ln-refused; "
+                f"git clone -q {t}/repo {t}/ok/clone && cat {t}/ok/clone/x.txt"]
+
+    def controls(self, ctx):
+        run = ctx.round_runs[0]
+        links = [j for j in run.comparison.explained if j.d.get("syscall") in ("link", "linkat")]
+        src = [j.line for j in links if j.allow or not j.d.get("why", "").startswith("a hard link")]
+        yield (f"{self.name}: every link out of the read-only trees is explained and not "
+               "advised (no write on the source), and the clone still copies",
+               bool(links) and not src and "data" in run.stdout,
+               src + [f"stdout: {run.stdout.strip()}", f"links explained: {len(links)}"])
+
+
 class StdoutFile(Workload):
     """The command's stdout, stderr and fd 5 are files outside the grants
     (opened by the caller): echo > /dev/stdout, >> /dev/stdout, > /dev/stderr,
@@ -867,4 +902,4 @@ class AdHoc(Workload):
 ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(),
        PortZero(), Signals(), AbstractUnix(), Threads(), Tmpfile(), NonDumpable(),
        NonDumpableRoot(), OtherAbi(), IoUring(), Noexec(), Acl(), ProtectedRegular(),
-       ModeBitsAfter(), StdoutFile()]
+       ModeBitsAfter(), StdoutFile(), HardLinks()]
