@@ -29,6 +29,7 @@
 
 #include "abi.h"
 #include "argfile.h"
+#include "fd.h"
 #include "grants.h"
 #include "guard.h"
 #include "hide.h"
@@ -111,7 +112,8 @@ static const char usage_text[] =
 	"                       process it started (also on with --die-with-parent,\n"
 	"                       with --explain, --learn and --status-fd, for a\n"
 	"                       process group leader's --new-session, and when 0, 1\n"
-	"                       or 2 is a terminal); COMMAND\n"
+	"                       or 2 is a terminal or the caller has a controlling\n"
+	"                       terminal); COMMAND\n"
 	"                       cannot stop or kill the launcher (or the tracer) of\n"
 	"                       the mode\n"
 	"  --private-tmp        a new directory of the run's own, 0700, in /tmp, granted\n"
@@ -699,10 +701,34 @@ static int whole_tree(const struct request *r)
 }
 
 /*
- * A terminal on 0, 1 or 2 (TCGETS answers for a terminal alone): what the
- * command leaves could take it over (tcsetpgrp, with SIGTTOU ignored) or,
- * out of its session (--new-session), read it unstopped once the caller's
- * shell has it back. The whole-tree mode ends all of it first.
+ * The driver answers an open of /dev/tty with ENXIO to a session without a
+ * controlling terminal, and opens it for one (read-only: a sandbox around
+ * this one that lets it be read need not let it be written). Any other
+ * refusal (no /dev/tty, a sandbox around this one, an exclusive terminal)
+ * is asked of tty_nr in /proc/self/stat; where neither answers, a terminal
+ * is assumed.
+ */
+static int controlling_terminal(void)
+{
+	uint64_t tty;
+	int fd = open_at(AT_FDCWD, "/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
+
+	if (fd >= 0) {
+		(void)close(fd);
+		return 1;
+	}
+	if (errno == ENXIO)
+		return 0;
+	return stat_field("/proc/self/stat", 7, &tty) != 0 || tty != 0;
+}
+
+/*
+ * A terminal on 0, 1 or 2 (TCGETS answers for a terminal alone), or a
+ * controlling terminal behind none of them (a harness at a shell runs
+ * `</dev/null >log 2>&1`; the command opens /dev/tty): what the command
+ * leaves could take it over (tcsetpgrp, with SIGTTOU ignored) or, out of
+ * its session (--new-session), read it unstopped once the caller's shell
+ * has it back. The whole-tree mode ends all of it first.
  */
 static int on_terminal(void)
 {
@@ -712,7 +738,7 @@ static int on_terminal(void)
 	for (fd = 0; fd <= STDERR_FILENO; fd++)
 		if (ioctl(fd, TCGETS, &t) == 0)
 			return 1;
-	return 0;
+	return controlling_terminal();
 }
 
 /* The option that asked for the plain whole-tree mode, or the terminal. */
@@ -720,7 +746,7 @@ static const char *supervisor_name(const struct request *r)
 {
 	if (!r->kill_tree && r->status_fd >= 0)
 		return "--status-fd";
-	return whole_tree(r) ? "--kill-tree" : "--kill-tree (on for the terminal on 0-2)";
+	return whole_tree(r) ? "--kill-tree" : "--kill-tree (on for the terminal)";
 }
 
 /* The supervisor, named for messages by the option that asked for it; it

@@ -482,6 +482,16 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 	assert_output --partial "landlock-run denied: write_file /dev/tty (openat by bash["
 }
 
+@test "a launcher run by the command, with a controlling terminal behind none of 0-2: its read-only probe of /dev/tty is no denial under --ro /" {
+	local away='exec </dev/null >"$1" 2>&1; exec "$0" --explain --ro / -- '
+	run -0 "$HELPERS/tty" run sh -c "$away"'"$0" --ro / -- true' "$LR" "$d/out"
+	assert_equal "$(cat "$d/out")" ""
+	# Control: the command's own open of /dev/tty to write is the sandbox's, and reported.
+	run "$HELPERS/tty" run sh -c "$away"'sh -c "exec 3>/dev/tty"' "$LR" "$d/out"
+	run cat "$d/out"
+	assert_output --partial "landlock-run denied: write_file /dev/tty (openat by sh["
+}
+
 @test "a name that forges the fields after it (comm 'x) S 1 1 1 0 ') does not pass for a process without a terminal: its /dev/tty denial is reported" {
 	local name='import ctypes; ctypes.CDLL(None).prctl(15, b"x) S 1 1 1 0 ", 0, 0, 0)'
 	# Control: counted from the first ')', its tty_nr reads 0; from the last, the pty's

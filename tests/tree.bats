@@ -290,8 +290,10 @@ SECRET='echo my-sudo-password-hunter2'
 
 # takeover ARG...: ARG... as the shell's job on a new pty, $SECRET typed
 # after the prompt; $output says the job's status and what the shell read.
+# With $mode away, the job's 0-2 are /dev/null: the pty is only its
+# controlling terminal.
 takeover() {
-	run -0 "${as[@]}" "$PYTHON" "$TAKEOVER" shell "" "$SECRET"$'\n' env LR_TREE="$MARK" "$@"
+	run -0 "${as[@]}" "$PYTHON" "$TAKEOVER" "${mode:-shell}" "" "$SECRET"$'\n' env LR_TREE="$MARK" "$@"
 }
 
 @test "attack: a child the command leaves takes the terminal from the shell and reads the next line; on a terminal the run ends it first, as root and as nobody, with and without --new-session" {
@@ -321,6 +323,47 @@ takeover() {
 			none_left
 		done
 	done
+}
+
+@test "attack: with 0-2 away from the terminal (</dev/null >log 2>&1 at a shell), the leftover opens /dev/tty, takes it and reads the next line; with a controlling terminal the run ends it first, as root and as nobody" {
+	local who w=$d as=() mode=away
+	for who in root nobody; do
+		if [ "$who" = nobody ]; then
+			as_nobody
+			cp "$TAKEOVER" "${TAKEOVER%/*}/ptyjob.py" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
+			w=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chown 65534 "$w"
+			as=("${AS_NOBODY[@]}")
+		fi
+		# control: the command run directly: the leftover gets the line
+		rm -f "$w/log"
+		takeover "$PYTHON" "$TAKEOVER" leave "$w/log"
+		assert_line "shell read: b''"
+		assert_equal "$(cat "$w/log")" "$SECRET"
+		teardown
+		# --rw /dev/tty: the command may use its terminal (a password prompt)
+		rm -f "$w/log"
+		takeover "$LR" --ro / --rw "$w" --rw /dev/tty -- "$PYTHON" "$TAKEOVER" leave "$w/log"
+		assert_line "job: 0"
+		assert_line "shell read: b'$SECRET\\n'"
+		[ ! -s "$w/log" ] || fail "as $who the leftover read: $(cat "$w/log")"
+		none_left
+	done
+}
+
+@test "a launcher refused /dev/tty (a sandbox around it hides it) asks /proc/self/stat: with a controlling terminal it still supervises, without one it keeps exec" {
+	# pids.sh LR DIR TTY: 0-2 away from any terminal, the launcher in a sandbox that
+	# hides /dev/tty; DIR/pids: the outer command's pid, the inner one's
+	cat >"$d/pids.sh" <<-'EOF'
+		exec </dev/null >"$2/pids" 2>&1
+		exec "$1" --ro / --rw "$2" --hide /dev/tty -- sh -c '"$0" ctty >"$1/ctty"; echo $$; exec "$2" -- sh -c "echo \$\$"' "$3" "$2" "$1"
+	EOF
+	run -0 "$HELPERS/tty" run sh "$d/pids.sh" "$LR" "$d" "$HELPERS/tty"
+	assert_equal "$(cat ctty)" EACCES
+	[ "$(sed -n 1p pids)" != "$(sed -n 2p pids)" ] || fail "with a controlling terminal the launcher kept exec: $(cat pids)"
+	# control: no controlling terminal (setsid), the same refusal: exec kept
+	setsid -w sh "$d/pids.sh" "$LR" "$d" "$HELPERS/tty"
+	assert_equal "$(cat ctty)" EACCES
+	assert_equal "$(sed -n 1p pids)" "$(sed -n 2p pids)"
 }
 
 @test "on a terminal a plain run is the whole-tree mode: ^C ends the job and what it left" {
