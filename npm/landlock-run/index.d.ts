@@ -195,6 +195,12 @@ interface DenialBase {
 	hidden?: string;
 	/** The `--hide` path beneath the object (a directory on its way): no grant allows it. */
 	hiddenBeneath?: string;
+	/**
+	 * `'mode_bits'`: the file's mode bits (or its ACL) refuse it too. Landlock refused it
+	 * first (the kernel asks it before the mode bits for a creation, removal, rename or
+	 * link), so the grant in `allow` is needed but alone does not make the call work.
+	 */
+	alsoRefusedBy?: 'mode_bits';
 }
 
 /** A file: `path` is canonical (for something to be made, its directory's path and the name). */

@@ -41,6 +41,10 @@ class _Denial:
     why: str | None = None
     """The grant that would allow it is never advised (/proc/PID, /proc/sys, $HOME and the
     directories above it...; landlock-run(1), NEVER ADVISED), and why; allow is then empty."""
+    also_refused_by: Literal["mode_bits"] | None = None
+    """'mode_bits': the file's mode bits (or its ACL) refuse it too. Landlock refused it
+    first (the kernel asks it before the mode bits for a creation, removal, rename or link),
+    so the grant in allow is needed but alone does not make the call work."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -167,6 +171,10 @@ class _Line:
         if not rights or rights[0] != right or errno not in (FILTER_ERRNOS if kind == "syscall" else ERRNOS):
             raise self.error(what)
         why = self.optional("why")
+        also = self.optional("also_refused_by")
+        if also not in (None, "mode_bits"):
+            raise self.error(f"also_refused_by is not mode_bits: {also!r}")
+        mode_bits: Literal["mode_bits"] | None = None if also is None else "mode_bits"
         if (why is None) == ("allow" not in self.d):
             raise self.error("neither allow nor why, or both")
         allow = () if why is not None else self.strings("allow", "allow is not options and arguments")
@@ -176,7 +184,7 @@ class _Line:
         common = _Denial(
             pid=self.integer("pid", what), comm=self.text("comm", what), syscall=self.text("syscall", what), right=right,
             rights=rights, errno=errno, allow=allow, replace=self.optional("replace"), hidden=self.optional("hidden"),
-            hidden_beneath=self.optional("hidden_beneath"), why=why,
+            hidden_beneath=self.optional("hidden_beneath"), why=why, also_refused_by=mode_bits,
         )  # fmt: skip
         fields = {f.name: getattr(common, f.name) for f in dataclasses.fields(common)}
         path = self.optional("path")

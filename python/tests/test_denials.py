@@ -3,6 +3,7 @@ made for real by the installed launcher."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -101,6 +102,37 @@ def test_a_denial_made_for_real_by_the_installed_launcher(tmp_path: Path) -> Non
     assert [(d.kind, d.right, d.syscall, d.path, d.allow) for d in denials if isinstance(d, FsDenial)] == [
         ("fs", "make_reg", "openat", f"{tmp_path}/new", ("--rw", str(tmp_path)))]  # fmt: skip
     assert len(denials) == 1
+
+
+@needs_landlock
+def test_a_denial_the_mode_bits_refuse_too_made_for_real_is_typed(tmp_path: Path) -> None:
+    # Landlock is asked before the mode bits for a creation: in a directory another user
+    # owns (root's, to the unprivileged; nobody's, to root, whose capabilities the
+    # launcher drops), the record says the mode bits refuse it too.
+    theirs = tmp_path / "theirs" if os.geteuid() == 0 else Path("/usr")
+    if os.geteuid() == 0:
+        theirs.mkdir(mode=0o755)
+        os.chown(theirs, 65534, 65534)
+    report = tmp_path / "denials.json"
+    made, control = theirs / f"lr-mode-bits-{os.getpid()}", tmp_path / "mine"
+    (tmp_path / "ok").mkdir()
+    r = lr.run(lr.Policy(rw=[tmp_path / "ok"], explain_json=report),
+               ["sh", "-c", f"mkdir '{made}'; mkdir '{control}'; true"], stderr=subprocess.DEVNULL)  # fmt: skip
+    assert r.returncode == 0 and r.status.executed and not made.exists() and not control.exists()
+    denials = [d for d in parse_denials(report.read_bytes()) if isinstance(d, FsDenial)]
+    assert [(d.path, d.right, d.also_refused_by, d.allow) for d in denials] == [
+        (str(made), "make_dir", "mode_bits", ("--rw", str(theirs))),
+        # control: where only Landlock refuses, no word of the mode bits
+        (str(control), "make_dir", None, ("--rw", str(tmp_path)))]  # fmt: skip
+
+
+def test_also_refused_by_is_mode_bits_or_absent() -> None:
+    (d,) = parse_denials(FS[:-1] + ',"also_refused_by":"mode_bits"}\n')
+    assert isinstance(d, FsDenial) and d.also_refused_by == "mode_bits"
+    assert parse_denials(FS + "\n")[0].also_refused_by is None
+    for bad in ('"acl"', "1"):
+        with pytest.raises(ValueError, match=r"^--explain-json line 1: "):
+            parse_denials(FS[:-1] + f',"also_refused_by":{bad}}}\n')
 
 
 def test_a_grant_never_advised_has_its_why_and_no_allow() -> None:

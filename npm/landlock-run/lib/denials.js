@@ -60,6 +60,10 @@ function denial(text, line) {
 		'allow is not options and arguments');
 	const out = { kind: d.kind, pid: d.pid, comm: d.comm, syscall: d.syscall, right: d.right,
 		rights: d.rights, errno: d.errno, allow: d.allow ?? [] };
+	// the mode bits refuse it too (Landlock was asked first): the one value there is
+	check(!('also_refused_by' in d) || d.also_refused_by === 'mode_bits', line,
+		'also_refused_by is not mode_bits');
+	if ('also_refused_by' in d) out.alsoRefusedBy = d.also_refused_by;
 	for (const key of OPTIONAL_STRINGS) {
 		if (key in d) {
 			check(typeof d[key] === 'string', line, `${key} is not a string`);

@@ -103,3 +103,16 @@ test('parseDenials: a grant never advised has its why, no allow; both or neither
 	for (const bad of [`${head}}`, `${head},"why":"x","allow":[]}`, `${head},"why":1}`])
 		assert.throws(() => parseDenials(`${bad}\n`), /^TypeError: landlock-run: --explain-json line 1: /);
 });
+
+test('parseDenials: also_refused_by (the mode bits refuse it too) is alsoRefusedBy; another value is a TypeError', () => {
+	// as the launcher wrote it for root's mkdir in nobody's 0755 directory
+	const line = '{"kind":"fs","pid":412,"comm":"mkdir","syscall":"mkdir","right":"make_dir","rights":["make_dir"],' +
+		'"errno":"EACCES","also_refused_by":"mode_bits","path":"/srv/theirs/d","allow":["--rw","/srv/theirs"]}';
+	const [d] = parseDenials(`${line}\n`);
+	assert.equal(d.alsoRefusedBy, 'mode_bits');
+	assert.deepEqual(d.allow, ['--rw', '/srv/theirs']);
+	assert.equal(parseDenials(FS + '\n')[0].alsoRefusedBy, undefined);
+	for (const bad of ['"acl"', '1'])
+		assert.throws(() => parseDenials(`${line.replace('"mode_bits"', bad)}\n`),
+			/^TypeError: landlock-run: --explain-json line 1: also_refused_by/);
+});

@@ -4,7 +4,7 @@
 // never the environment, picks another launcher. See lib.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { env, FULL_ABI, importIn, installed, kernelAbi, scratch } from './lib.mjs';
@@ -111,4 +111,30 @@ test('explainJson: a denial produced for real by the installed launcher, read ba
 		assert.deepEqual(denials.map((d) => [d.kind, d.right, d.syscall, d.path, d.allow]),
 			[['fs', 'make_reg', 'openat', `${dir}/new`, ['--rw', dir]]]);
 		assert.equal(Buffer.from(denials[0].pathBytes).toString(), `${dir}/new`);
+	});
+
+test('explainJson: a denial the mode bits refuse too, made for real, is alsoRefusedBy mode_bits',
+	{ skip: kernelAbi > 0 ? false : 'this kernel has no Landlock' }, () => {
+		// Landlock is asked before the mode bits for a creation: in a directory another user
+		// owns (root's, to the unprivileged; nobody's, to root, whose capabilities the
+		// launcher drops) the record says the mode bits refuse it too.
+		const dir = realpathSync(scratch('mode-bits'));
+		const root = process.getuid() === 0;
+		const theirs = root ? join(dir, 'theirs') : '/usr';
+		if (root) {
+			mkdirSync(theirs, { mode: 0o755 });
+			chownSync(theirs, 65534, 65534);
+		}
+		const made = join(theirs, `lr-mode-bits-${process.pid}`), mine = join(dir, 'mine');
+		const json = join(dir, 'denials.json');
+		mkdirSync(join(dir, 'ok'));
+		const argv = lr.command({ rw: [join(dir, 'ok')], explainJson: json }, ['sh', '-c', `mkdir '${made}'; mkdir '${mine}'; true`]);
+		const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+		assert.equal(r.status, 0, r.stderr);
+		assert.ok(!existsSync(made) && !existsSync(mine), 'a mkdir was not denied');
+		const denials = lr.parseDenials(readFileSync(json)).filter((d) => d.kind === 'fs');
+		assert.deepEqual(denials.map((d) => [d.path, d.right, d.alsoRefusedBy, d.allow]), [
+			[made, 'make_dir', 'mode_bits', ['--rw', theirs]],
+			// control: where only Landlock refuses, no word of the mode bits
+			[mine, 'make_dir', undefined, ['--rw', dir]]]);
 	});
