@@ -2,7 +2,10 @@
 """denials.py FILE [--allow]: check every line of an --explain-json FILE
 against the documented shape, and print each denial as the stderr line says
 it, without the pid: 'RIGHTS WHAT (SYSCALL by COMM): allow with OPTION ARG'
-(or 'not advised: WHY' for a record with a why instead of an allow).
+(or 'not advised: WHY' for a record with a why instead of an allow); a
+record that stands for the denials of one kind beneath /proc/PID as
+'RIGHTS PATTERN of N processes, e.g. PATH (...)' (threads, when the
+pattern has a TID).
 A path is written as its exact bytes (the JSON's \\udcXX escapes turned
 back into the bytes they stand for). With --allow, print instead the words
 of every "allow" array, one a line. The last line may count the denials
@@ -10,6 +13,7 @@ past the listed ones ({"kind":"unlisted","denials":N}), and count the
 failed calls of non-dumpable processes ({"kind":"unseen","calls":N,...}).
 Exits 1 with a message on the first line that does not fit."""
 import json
+import re
 import sys
 
 ERRNOS = {"EACCES", "EPERM", "EXDEV"}
@@ -20,13 +24,29 @@ def fail(number, why):
     sys.exit(f"denials.py: line {number}: {why}")
 
 
+PROC_PID = re.compile(r"^/proc/[1-9][0-9]*(/task/[1-9][0-9]*)?(?=/|$)")
+
+
+def folded(number, d):
+    """A fold's pattern is its first path with the pid (and tid) as words, and
+    it stands for two processes or more; b"" for a record of one denial."""
+    if "pattern" not in d and "count" not in d:
+        return b""
+    want = PROC_PID.sub(lambda m: "/proc/PID" + ("/task/TID" if m[1] else ""), d["path"])
+    if d.get("pattern") != want or d["kind"] != "fs" or not isinstance(d.get("count"), int) \
+            or d["count"] < 2:
+        fail(number, f"pattern is not the path's, or count not 2 or more: {d}")
+    unit = "threads" if "/task/TID" in want else "processes"
+    return b"%s of %d %s, e.g. " % (want.encode("utf-8", "surrogateescape"), d["count"], unit.encode())
+
+
 def what(number, d):
     if d["kind"] == "syscall":
         return d.get("family", "").encode()
     if d["kind"] == "fs" or "path" in d:
         if not isinstance(d.get("path"), str):
             fail(number, "no path")
-        return d["path"].encode("utf-8", "surrogateescape")
+        return folded(number, d) + d["path"].encode("utf-8", "surrogateescape")
     if d["kind"] == "net":
         return b"port %d" % d["port"]
     return b"to pid %d" % d["target"]

@@ -353,6 +353,64 @@ assert got == want, (got ^ want)' "$J" "$d/no" "${chars[@]}"
 		"make_reg $d/no/b (openat by touch): allow with --rw $d/no"
 }
 
+# proc_denied WANT...: $denied (and the JSON as denials.py says it) is WANT,
+# each line a pattern where PID stands for a process's number (issue 26.5).
+proc_denied() {
+	local want got
+	want=$(printf '%s\n' "$@")
+	for got in "$denied" "$json"; do
+		[[ $(sed -E 's#/proc/[0-9]+/task/[0-9]+#/proc/N/task/N#g; s#/proc/[0-9]+#/proc/N#g' <<<"$got") == "$want" ]] ||
+			fail "$(printf 'want:\n%s\ngot:\n%s' "$want" "$got")"
+	done
+}
+
+@test "denials beneath /proc/PID of many processes: one line per kind, the pattern, how many, the first path" {
+	local G=(--ro /usr --ro /bin --ro /lib --ro /lib64 --ro /etc --rw /dev/null)
+	# twelve processes, each reading its own status twice (counted once)
+	# and its thread's stat: two lines, where there were 24 (ps, a test
+	# suite's short-lived processes)
+	explain "${G[@]}" -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		cat /proc/self/status /proc/self/status; cat /proc/thread-self/stat; done 2>/dev/null; true'
+	proc_denied "read_file /proc/PID/status of 12 processes, e.g. /proc/N/status (openat by cat): allow with --ro /proc" \
+		"read_file /proc/PID/task/TID/stat of 12 threads, e.g. /proc/N/task/N/stat (openat by cat): allow with --ro /proc"
+	"$PYTHON" -c '
+import json, re, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    assert d["count"] == 12 and re.sub(r"/proc/\d+(/task/)?\d*", lambda m: "/proc/PID" +
+        ("/task/TID" if m[1] else ""), d["path"]) == d["pattern"], d' "$J"
+	# what is written is the report, whole: the first path is one that was refused
+	[[ $(head -1 "$J") == *'"path":"/proc/'*'/status","pattern":"/proc/PID/status","count":12,'* ]] || fail "$(cat "$J")"
+}
+
+@test "control of the fold: another program, right or advice, a path not beneath /proc/PID, one process alone: each its own line" {
+	local G=(--ro /usr --ro /bin --ro /lib --ro /lib64 --ro /etc --rw /dev/null)
+	touch no/f1 no/f2 no/f3
+	explain "${G[@]}" -- sh -c 'for i in 1 2 3; do cat /proc/self/status; cat /proc/stat
+		echo x >/proc/self/comm; cat '"$d/no/f\$i"'; done 2>/dev/null; head -c1 /proc/self/status; true'
+	proc_denied "read_file /proc/stat (openat by cat): allow with --ro /proc/stat" \
+		"read_file $d/no/f1 (openat by cat): allow with --ro $d/no/f1" \
+		"read_file $d/no/f2 (openat by cat): allow with --ro $d/no/f2" \
+		"read_file $d/no/f3 (openat by cat): allow with --ro $d/no/f3" \
+		"read_file /proc/PID/status of 3 processes, e.g. /proc/N/status (openat by cat): allow with --ro /proc" \
+		"write_file /proc/N/comm (openat by sh): not advised: /proc/PID is one process's (the next run's are others) and a write there changes how the kernel treats it" \
+		"read_file /proc/N/status (openat by head): allow with --ro /proc"
+}
+
+@test "the fold is bounded: past 256 kinds, a kind beneath /proc/PID is reported per process, as any other denial" {
+	local G=(--ro /usr --ro /bin --ro /lib --ro /lib64 --ro /etc --rw /dev/null) i
+	# 257 programs (the process name is part of the kind), each run twice
+	for i in $(seq 257); do ln -s "$(command -v cat)" "ok/c$i"; done
+	explain "${G[@]}" --ro "$d/ok" -- sh -c 'for i in $(seq 257); do
+		./ok/c$i /proc/self/status; ./ok/c$i /proc/self/status; done 2>/dev/null; true'
+	[ "$(grep -c '^read_file /proc/PID/status of 2 processes, e.g. .* (openat by c[0-9]*): allow with --ro /proc$' <<<"$denied")" = 256 ] ||
+		fail "$denied"
+	[ "$(grep -Ec '^read_file /proc/[0-9]+/status \(openat by c257\): allow with --ro /proc$' <<<"$denied")" = 2 ] ||
+		fail "$(grep c257 <<<"$denied")"
+	assert_equal "$(wc -l <<<"$denied")" 258
+	assert_equal "$json" "$denied"
+}
+
 @test "a grant given as a symlink, or through a bind mount of its inode, allows as the kernel does" {
 	ln -s "$d/no" link
 	explain --rw "$d/link" -- touch "$d/no/new"

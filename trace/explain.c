@@ -5,7 +5,10 @@
  * walks up) may allow it. A call the file's mode bits refuse anyway is an
  * ordinary permission error and is not reported. Each distinct denial is
  * reported once: a "landlock-run denied: " line on stderr (--explain), a
- * JSON object on a line of the --explain-json file.
+ * JSON object on a line of the --explain-json file. The denials of one kind
+ * beneath /proc/PID (a ps, a test suite's short-lived processes each reading
+ * its own /proc/self/maps) are one report at the end, with the number of
+ * processes and the first path: one line instead of one per process.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +36,8 @@ struct grant_inode {
 	uint64_t rights;
 };
 
+struct fold; /* the denials of one kind beneath /proc/PID */
+
 struct explainer {
 	const struct policy *p;
 	const struct table *tracees; /* the tracer's: the traced tree */
@@ -41,10 +46,13 @@ struct explainer {
 	struct who first_unseen;
 	struct grant_inode *grants;
 	size_t ngrants, room;
-	struct table seen;    /* denials reported */
-	int json;	      /* the --explain-json file, or -1 */
-	int json_failed;      /* a write to it failed: it is not whole */
-	struct report report; /* where it goes */
+	struct table seen;  /* denials reported */
+	struct fold *folds; /* FOLDS_MAX of them, in the order they began */
+	size_t nfolds;
+	struct table fold_pids; /* fold and /proc/PID, /proc/PID/task/TID seen in it */
+	int json;		/* the --explain-json file, or -1 */
+	int json_failed;	/* a write to it failed: it is not whole */
+	struct report report;	/* where it goes */
 	struct out line;
 	struct never never; /* what is never advised */
 };
@@ -327,6 +335,20 @@ struct advice {
 	char why_text[320];	     /* a why made for this denial */
 };
 
+/* The denials of one kind beneath /proc/PID: the same rights, call, errno,
+ * program and advice on the same path but for the process's (and thread's)
+ * id. The first is kept as the example. */
+struct fold {
+	struct need n;
+	int call, err;
+	uint64_t refused;
+	struct who w;
+	struct advice a;
+	char pattern[PATH_MAX];
+	int threads; /* the pattern has a TID: threads are counted */
+	unsigned long count;
+};
+
 static const struct name *names_of(enum need_kind kind)
 {
 	return kind == NEED_FS ? fs_rights : kind == NEED_NET ? net_rights : scope_names;
@@ -412,13 +434,16 @@ static void advise(const struct explainer *e, const struct call_result *r, const
 		a->option = NULL;
 }
 
-/* What was refused, as the line and the JSON say it: the object, the port,
- * or the process signalled. */
-static void put_what(struct out *o, const struct need *n, uint64_t refused)
+/* What was refused, as the line says it: the object (a fold's pattern, how
+ * many and the first), the port, or the process signalled. */
+static void put_what(struct out *o, const struct need *n, uint64_t refused, const struct fold *f)
 {
 	put_names(o, names_of(n->kind), refused, 0);
 	if (n->kind == NEED_NET)
 		outf(o, " port %ld", n->number);
+	else if (f)
+		outf(o, " %s of %lu %s, e.g. %s", f->pattern, f->count,
+		     f->threads ? "threads" : "processes", n->object);
 	else if (n->kind == NEED_FS || n->number == 0)
 		outf(o, " %s", n->object);
 	else
@@ -426,12 +451,13 @@ static void put_what(struct out *o, const struct need *n, uint64_t refused)
 }
 
 static void print_line(struct explainer *e, const struct call_result *r, const struct need *n,
-		       uint64_t refused, const struct who *w, const struct advice *a)
+		       uint64_t refused, const struct who *w, const struct advice *a,
+		       const struct fold *f)
 {
 	struct out *o = &e->line;
 
 	outf(o, "landlock-run denied: ");
-	put_what(o, n, refused);
+	put_what(o, n, refused, f);
 	outf(o, " (%s by %s[%s]): %s", calls[r->call].name, w->comm, w->pid,
 	     a->mode_too ? "the mode bits refuse it too; " : "");
 	if (a->hidden)
@@ -465,7 +491,8 @@ static void put_allow(struct kv *kv, const struct advice *a)
 }
 
 static void print_json(struct explainer *e, const struct call_result *r, const struct need *n,
-		       uint64_t refused, const struct who *w, const struct advice *a)
+		       uint64_t refused, const struct who *w, const struct advice *a,
+		       const struct fold *f)
 {
 	static const char *const kinds[] = {
 		[NEED_FS] = "fs", [NEED_NET] = "net", [NEED_SCOPE] = "scope"};
@@ -490,6 +517,10 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 		kv_word(&kv, "path", n->object);
 	else
 		kv_int(&kv, "target", n->number);
+	if (f) {
+		kv_word(&kv, "pattern", f->pattern);
+		kv_int(&kv, "count", (long)f->count);
+	}
 	if (a->why)
 		kv_word(&kv, "why", a->why); /* and no allow: nothing to apply */
 	else
@@ -515,6 +546,75 @@ static int first_time(struct explainer *e, const struct need *n, uint64_t refuse
 		   : !strset_has(&e->seen, key, strlen(key));
 }
 
+/* A denial not folded is reported the first time, while there is room;
+ * past DENIALS_MAX distinct ones, each is counted, repeats too. */
+static int to_list(struct explainer *e, const struct need *n, uint64_t refused)
+{
+	if (!first_time(e, n, refused, 0))
+		return 0;
+	if (e->seen.used < DENIALS_MAX)
+		return 1;
+	e->unlisted++;
+	return 0;
+}
+
+static int same_advice(const struct advice *x, const struct advice *y)
+{
+	return x->mode_too == y->mode_too && !strcmp(x->why ? x->why : "", y->why ? y->why : "") &&
+	       x->hidden == y->hidden && x->inside == y->inside && x->replace == y->replace &&
+	       x->scope == y->scope &&
+	       !strcmp(x->option ? x->option : "", y->option ? y->option : "") &&
+	       !strcmp(x->arg, y->arg) && !strcmp(x->also, y->also);
+}
+
+static int same_kind(const struct fold *f, const struct call_result *r, uint64_t refused,
+		     const struct who *w, const struct advice *a, const char *pattern)
+{
+	return f->refused == refused && f->call == r->call && f->err == (int)-r->ret &&
+	       !strcmp(f->w.comm, w->comm) && !strcmp(f->pattern, pattern) && same_advice(&f->a, a);
+}
+
+/* The denial N, beneath /proc/PID as PATTERN, joins the fold of its kind,
+ * or begins one; ID (the pid and tid) counts once. 0: no room for a kind. */
+static int fold(struct explainer *e, const struct call_result *r, const struct need *n,
+		uint64_t refused, const struct who *w, const struct advice *a, const char *pattern,
+		uint64_t id, int threads)
+{
+	struct fold *f;
+	uint64_t key;
+	size_t i;
+
+	for (i = 0; i < e->nfolds && !same_kind(&e->folds[i], r, refused, w, a, pattern); i++)
+		;
+	if (i == FOLDS_MAX)
+		return 0;
+	if (!e->folds)
+		e->folds = mapped(FOLDS_MAX * sizeof *e->folds, "the --explain folds");
+	f = &e->folds[i];
+	if (i == e->nfolds) {
+		e->nfolds++;
+		*f = (struct fold){.n = *n,
+				   .call = r->call,
+				   .err = (int)-r->ret,
+				   .refused = refused,
+				   .w = *w,
+				   .a = *a,
+				   .threads = threads};
+		if (a->why == a->why_text) /* a why made for it: the copy's own */
+			f->a.why = f->a.why_text;
+		join(f->pattern, sizeof f->pattern, pattern, NULL);
+	}
+	/* each process once; past FOLD_PIDS_MAX of them, a repeat counts again */
+	key = (uint64_t)(i + 1) << 44 | id;
+	e->fold_pids.size = sizeof key;
+	if (table_get(&e->fold_pids, key))
+		return 1;
+	if (e->fold_pids.used < FOLD_PIDS_MAX)
+		table_put(&e->fold_pids, key);
+	f->count++;
+	return 1;
+}
+
 /* The command could open PATH to execute it: not hidden, and the policy
  * allows execute and read_file on it (the mode bits are the tracer's own:
  * it runs as the command's user, with no capability). */
@@ -528,9 +628,11 @@ static int exec_readable(const void *ctx, const char *path)
 
 void explain_call(struct explainer *e, struct call_result *r)
 {
-	int err = r->ret < 0 ? (int)-r->ret : 0, i, known = 0, mode;
+	int err = r->ret < 0 ? (int)-r->ret : 0, i, known = 0, mode, pids;
+	char pattern[PATH_MAX];
 	struct advice a;
 	struct who w;
+	uint64_t id;
 
 	if (!denial_errno(err))
 		return;
@@ -544,12 +646,11 @@ void explain_call(struct explainer *e, struct call_result *r)
 		uint64_t refused =
 			n->kind == NEED_FS ? refused_fs(e, r, n, err) : refused_other(e, n, err);
 
-		if (!refused || n->first || !first_time(e, n, refused, 0))
+		if (!refused || n->first)
 			continue;
-		if (e->seen.used >= DENIALS_MAX) {
-			e->unlisted++;
+		pids = n->kind == NEED_FS ? proc_pattern(n->object, pattern, &id) : 0;
+		if (!pids && !to_list(e, n, refused))
 			continue;
-		}
 		if (!known && read_who(r->tid, &w))
 			return; /* the process is gone */
 		known = 1;
@@ -558,13 +659,34 @@ void explain_call(struct explainer *e, struct call_result *r)
 			continue;
 		if (n->kind == NEED_SCOPE && n->number && !may_signal(&w, n->number))
 			continue;
-		first_time(e, n, refused, 1);
 		advise(e, r, n, refused, &a);
 		a.mode_too = mode == MODE_TOO;
+		if (pids && (fold(e, r, n, refused, &w, &a, pattern, id, pids == 2) ||
+			     !to_list(e, n, refused)))
+			continue; /* reported at the end (or past FOLDS_MAX kinds, as any other) */
+		first_time(e, n, refused, 1);
 		if (e->p->asked.explain)
-			print_line(e, r, n, refused, &w, &a);
+			print_line(e, r, n, refused, &w, &a, NULL);
 		if (e->json >= 0)
-			print_json(e, r, n, refused, &w, &a);
+			print_json(e, r, n, refused, &w, &a, NULL);
+	}
+}
+
+/* Each fold once: the first denial as it was when it stood alone, else its
+ * pattern, how many processes and the first. */
+static void report_folds(struct explainer *e)
+{
+	const struct fold *f;
+	size_t i;
+
+	for (i = 0; i < e->nfolds; i++) {
+		struct call_result r = {.call = e->folds[i].call, .ret = -e->folds[i].err};
+
+		f = &e->folds[i];
+		if (e->p->asked.explain)
+			print_line(e, &r, &f->n, f->refused, &f->w, &f->a, f->count > 1 ? f : NULL);
+		if (e->json >= 0)
+			print_json(e, &r, &f->n, f->refused, &f->w, &f->a, f->count > 1 ? f : NULL);
 	}
 }
 
@@ -574,6 +696,7 @@ void explain_finish(struct explainer *e)
 {
 	struct out *o = &e->line;
 
+	report_folds(e);
 	if (e->unlisted && e->p->asked.explain) {
 		outf(o,
 		     "landlock-run explain: %lu more denials, repeats counted, not listed: only "

@@ -18,7 +18,9 @@
  *     folds into the tree; never / or $HOME itself, which would grant every
  *     file in them;
  *   - per-boot and per-process names fold into a stable parent: /proc/PID
- *     is /proc, /sys/fs/cgroup/... is /sys/fs/cgroup, /dev/pts/N /dev/pts;
+ *     is /proc (and --explain's report folds a kind of denial beneath
+ *     /proc/PID into one line: proc_pattern), /sys/fs/cgroup/... is
+ *     /sys/fs/cgroup, /dev/pts/N /dev/pts;
  *   - a hard link's source: --ro, and a comment instead of --rw, unless the
  *     run wrote there too (the link would give the file the rights of where
  *     it goes, so only write access to the source allows it confined);
@@ -55,6 +57,48 @@ static const char *const by_chance[] = {"/sys/devices/system/cpu/online",
 
 /* Names that change from boot to boot or process to process. */
 static const char *const stable[] = {"/sys/fs/cgroup", "/dev/pts"};
+
+/*
+ * The per-process names of --explain's report: PATH beneath /proc/PID, or
+ * /proc/PID/task/TID, with those numbers as the words PID and TID, in
+ * PATTERN (PATH_MAX); *ID both numbers (a pid is below 2^22, the kernel's
+ * PID_MAX_LIMIT). 0 when PATH is no process's or the pattern would not fit.
+ * The report folds the denials of one pattern into one line, as a policy
+ * folds /proc/PID into /proc.
+ */
+int proc_pattern(const char *path, char *pattern, uint64_t *id)
+{
+	static const char *const parts[] = {"/proc/", "/task/"}, *const words[] = {"PID", "TID"};
+	const char *s = path;
+	size_t used = 0, len, digits;
+	uint64_t number;
+	int k;
+
+	*id = 0;
+	for (k = 0; k < 2; k++) {
+		len = strlen(parts[k]);
+		if (strncmp(s, parts[k], len))
+			break;
+		digits = strspn(s + len, "0123456789");
+		if (!digits || digits > 7 || s[len] == '0' ||
+		    (s[len + digits] && s[len + digits] != '/'))
+			break;
+		for (number = 0; digits; digits--)
+			number = number * 10 + (uint64_t)(s[len++] - '0');
+		if (number >= 1U << 22)
+			break;
+		*id = *id << 22 | number;
+		memcpy(pattern + used, parts[k], strlen(parts[k]));
+		memcpy(pattern + used + strlen(parts[k]), words[k], 3);
+		used += strlen(parts[k]) + 3;
+		s += len;
+	}
+	if (!k || used + strlen(s) >= PATH_MAX)
+		return 0;
+	*id <<= k == 1 ? 22 : 0; /* a process's path: thread 0 */
+	memcpy(pattern + used, s, strlen(s) + 1);
+	return k;
+}
 
 void add_path(struct table *set, const char *path)
 {

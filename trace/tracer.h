@@ -191,9 +191,17 @@ int trusted_stop(const struct __ptrace_syscall_info *info);
 void box_drop(void);
 void box_seal(pid_t self, int pidfd, int report_dir);
 
+/* fold.c: PATH beneath /proc/PID as a pattern (1; 2: /proc/PID/task/TID) */
+int proc_pattern(const char *path, char *pattern, uint64_t *id);
+
 /* explain.c. At most DENIALS_MAX distinct denials are reported; past that,
- * they are counted, and one line at the end says how many. */
-#define DENIALS_MAX 10000
+ * they are counted, and one line at the end says how many. The denials of
+ * one kind beneath /proc/PID are one report at the end: of FOLDS_MAX kinds,
+ * each process counted once among FOLD_PIDS_MAX of them (past that, again);
+ * a kind past FOLDS_MAX is reported as any other denial. */
+#define DENIALS_MAX   10000
+#define FOLDS_MAX     256
+#define FOLD_PIDS_MAX (1U << 16)
 
 struct explainer;
 /* TRACEES: the tracer's table of the traced tree's threads (struct tracee by

@@ -209,6 +209,14 @@ export interface FsDenial extends DenialBase {
 	path: string;
 	/** The exact bytes of the path (a path need not be valid UTF-8). */
 	pathBytes: Uint8Array;
+	/**
+	 * The denials of one kind beneath `/proc/PID` (the same rights, call, `comm` and advice):
+	 * `path` with the process's number as `PID` (and a thread's as `TID`), e.g.
+	 * `/proc/PID/status`; `path` is the first of them, `pid` the process that made it.
+	 */
+	pattern?: string;
+	/** With `pattern`: how many processes (threads, for a pattern with `TID`), 2 or more. */
+	count?: number;
 }
 
 /** A TCP or UDP port (`--tcp-bind`, `--tcp-connect`, `--udp-bind`, `--udp-connect`). */

@@ -56,6 +56,13 @@ class FsDenial(_Denial):
     """The path, a byte that is not UTF-8 as a surrogate escape (os functions take it as is)."""
     path_bytes: bytes
     """The path's exact bytes."""
+    pattern: str | None = None
+    """The denials of one kind beneath /proc/PID (the same rights, call, comm and advice):
+    path with the process's number as PID (and a thread's as TID), e.g. /proc/PID/status;
+    path is the first of them, pid the process that made it."""
+    count: int = 1
+    """How many processes (threads, for a pattern with TID) it stands for: 2 or more
+    with a pattern."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -191,7 +198,11 @@ class _Line:
         if kind == "fs":
             if path is None:
                 raise self.error("a filesystem denial without a path")
-            return FsDenial(**fields, path=path, path_bytes=_bytes(path))
+            pattern, count = self.optional("pattern"), 1
+            if pattern is not None or "count" in self.d:
+                what = "pattern and count are not a fold of processes"
+                pattern, count = self.text("pattern", what), self.integer("count", what, 2)
+            return FsDenial(**fields, path=path, path_bytes=_bytes(path), pattern=pattern, count=count)
         if kind == "net":
             return NetDenial(**fields, port=self.integer("port", "a network denial without a port"))
         if kind == "scope":

@@ -135,6 +135,18 @@ def test_also_refused_by_is_mode_bits_or_absent() -> None:
             parse_denials(FS[:-1] + f',"also_refused_by":{bad}}}\n')
 
 
+def test_the_denials_of_one_kind_beneath_proc_pid_folded_the_pattern_the_count_the_first_path() -> None:
+    fold = ('{"kind":"fs","pid":70,"comm":"ps","syscall":"openat","right":"read_file","rights":["read_file"],'
+            '"errno":"EACCES","path":"/proc/1/stat","pattern":"/proc/PID/stat","count":57,"allow":["--ro","/proc"]}')  # fmt: skip
+    d, alone = parse_denials(fold + "\n" + FS + "\n")
+    assert isinstance(d, FsDenial) and (d.pattern, d.count, d.path, d.allow) == ("/proc/PID/stat", 57, "/proc/1/stat", ("--ro", "/proc"))
+    assert isinstance(alone, FsDenial) and (alone.pattern, alone.count) == (None, 1)
+    for bad in (fold.replace(',"count":57', ""), fold.replace('"count":57', '"count":1'),
+                fold.replace('"pattern":"/proc/PID/stat"', '"pattern":7')):  # fmt: skip
+        with pytest.raises(ValueError, match=r"^--explain-json line 1: "):
+            parse_denials(bad + "\n")
+
+
 def test_a_grant_never_advised_has_its_why_and_no_allow() -> None:
     head = ('{"kind":"fs","pid":7,"comm":"sh","syscall":"openat","right":"write_file","rights":["write_file"],'
             '"errno":"EACCES","path":"/proc/7/oom_score_adj"')  # fmt: skip

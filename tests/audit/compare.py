@@ -11,6 +11,10 @@ names in its record:
 Explanations of what the system-call filter refused ("kind":"syscall") are
 no Landlock denials and have no record: they are kept apart (filter), and
 only their advice is checked, against the tracer's own next report.
+The report folds the denials of one kind beneath /proc/PID of many
+processes into one record with a "pattern" (/proc/PID/status): its pairs
+name the pattern, and every kernel denial of a /proc/PID path has the
+pattern's pairs too, so a folded record explains each process's record.
 A kernel denial is explained when an explanation shares one of its pairs;
 an explanation has a kernel record when a denial shares one of its pairs;
 where they meet, the rights must be the same on both sides.
@@ -42,6 +46,15 @@ KERNEL_NAMES = {"net.bind_tcp": "tcp_bind", "net.connect_tcp": "tcp_connect",
 # for a scope.
 LANDLOCK_ERRNOS = {"fs": {13, 18}, "net": {13}, "scope": {1}, "other": {1, 13, 18}}
 TMPFILE = re.compile(r"^(.*)/#\d+ \(deleted\)$")
+PROC_TASK = re.compile(r"^/proc/[1-9]\d*(/task/[1-9]\d*)?(?=/|$)")
+
+
+def proc_pattern(path):
+    """PATH beneath /proc/PID with the numbers as words, as the report folds it
+    (trace/fold.c, proc_pattern), or None."""
+    if not isinstance(path, str) or not PROC_TASK.match(path):
+        return None
+    return PROC_TASK.sub(lambda m: "/proc/PID" + ("/task/TID" if m[1] else ""), path)
 
 # Per architecture: (audit arch, kill, io_uring_enter, the opens). Only the
 # native ABI is named here; any other arch is another system-call ABI.
@@ -127,7 +140,9 @@ class KernelDenial:
         return (self.kind, self.obj, self.rights)
 
     def pairs(self):
-        return {(self.kind, self.obj, r) for r in self.rights}
+        pattern = proc_pattern(self.obj) if self.kind == "fs" else None
+        objs = (self.obj, pattern) if pattern else (self.obj,)  # (port 0 is an object too)
+        return {(self.kind, o, r) for r in self.rights for o in objs}
 
     def refused_nothing(self):
         """Why this record refused nothing, or None."""
@@ -174,6 +189,8 @@ class Explained:
         return os.path.dirname(path) if right in DIR_RIGHTS or moving else path
 
     def pairs(self):
+        if self.kind == "fs" and "pattern" in self.d:  # many processes' /proc/PID: the pattern
+            return {(self.kind, proc_pattern(self.obj(r)) or self.obj(r), r) for r in self.rights}
         return {(self.kind, self.obj(r), r) for r in self.rights}
 
     def advice(self):
@@ -281,7 +298,7 @@ class Comparison:
             shared = {p for p in k.pairs() if p in self.jpairs}
             if shared:
                 self.matched.append(k)
-                only = sorted(p[2] for p in k.pairs() - shared)
+                only = sorted({p[2] for p in k.pairs()} - {p[2] for p in shared})
                 if only:
                     self.rights_differ.append((k, only))
                 continue
@@ -301,7 +318,7 @@ class Comparison:
             if not shared:
                 self.without_record.append(j)
                 continue
-            only = sorted(p[2] for p in j.pairs() - shared)
+            only = sorted({p[2] for p in j.pairs()} - {p[2] for p in shared})
             if only:
                 self.rights_differ.append((j, only))
             pids = {pid for p in shared for k in self.kpairs[p] for pid in k.pids}

@@ -23,6 +23,8 @@ import shutil
 import socket
 import subprocess
 
+import compare
+
 SYSTEM = ["--ro", "/usr", "--ro", "/etc"]  # /bin, /lib* are /usr's on merged-/usr Debian
 NOBODY = 65534
 
@@ -882,6 +884,33 @@ class StdoutFile(Workload):
                 " echo d > /dev/fd/5; echo e > /proc/self/fd/5; echo f >&5; exit 0"]
 
 
+class ProcFold(Workload):
+    """Twelve processes each reading their own /proc/self/status (twice) and
+    /proc/thread-self/stat, and one /proc/stat (issue 26.5): the report folds
+    each kind beneath /proc/PID into one record with its pattern and count,
+    which must still account for every process's kernel record."""
+    name = "proc-fold"
+
+    def policy(self, ctx):
+        return SYSTEM
+
+    def command(self, ctx):
+        return ["bash", "-c", "for i in $(seq 12); do cat /proc/self/status /proc/self/status;"
+                " cat /proc/thread-self/stat; done; cat /proc/stat; exit 0"]
+
+    def controls(self, ctx):
+        run = ctx.round_runs[0]
+        folds = sorted((j.d.get("pattern"), j.d.get("count")) for j in run.comparison.explained
+                       if "pattern" in j.d)
+        yield (f"{self.name}: one record per kind beneath /proc/PID, counting the twelve "
+               "processes (and threads)",
+               folds == [("/proc/PID/status", 12), ("/proc/PID/task/TID/stat", 12)],
+               [f"folded: {folds}"] + [j.line for j in run.comparison.explained])
+        kernel = {k.obj for k in run.comparison.kernel if compare.proc_pattern(k.obj)}
+        yield (f"{self.name}: the kernel logged each process's /proc/PID path (the control: "
+               "there were many to fold)", len(kernel) >= 24, sorted(kernel))
+
+
 class AdHoc(Workload):
     """One command line given to run.py --compare, run where it is, as it is."""
     name = "compare"
@@ -902,4 +931,4 @@ class AdHoc(Workload):
 ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(),
        PortZero(), Signals(), AbstractUnix(), Threads(), Tmpfile(), NonDumpable(),
        NonDumpableRoot(), OtherAbi(), IoUring(), Noexec(), Acl(), ProtectedRegular(),
-       ModeBitsAfter(), StdoutFile(), HardLinks()]
+       ModeBitsAfter(), StdoutFile(), HardLinks(), ProcFold()]

@@ -72,6 +72,12 @@ function denial(text, line) {
 	}
 	if (typeof d.path === 'string') Object.assign(out, { path: d.path, pathBytes: bytesOf(d.path) });
 	else check(d.kind !== 'fs', line, 'a filesystem denial without a path');
+	if ('pattern' in d || 'count' in d) {
+		// the denials of one kind beneath /proc/PID: path is the first of count processes
+		check(d.kind === 'fs' && typeof d.pattern === 'string' && Number.isInteger(d.count) &&
+			d.count > 1, line, 'pattern and count are not a fold of processes');
+		Object.assign(out, { pattern: d.pattern, count: d.count });
+	}
 	if (d.kind === 'net') {
 		check(Number.isInteger(d.port), line, 'a network denial without a port');
 		out.port = d.port;

@@ -93,6 +93,20 @@ test('parseDenials: the filter\'s refusals, advice to replace or none for a hidd
 		TypeError);
 });
 
+test('parseDenials: the denials of one kind beneath /proc/PID folded: the pattern, the count, the first path', () => {
+	const fold = '{"kind":"fs","pid":70,"comm":"ps","syscall":"openat","right":"read_file","rights":["read_file"],' +
+		'"errno":"EACCES","path":"/proc/1/stat","pattern":"/proc/PID/stat","count":57,"allow":["--ro","/proc"]}';
+	const [d, alone] = parseDenials(`${fold}\n${FS}\n`);
+	assert.equal(d.pattern, '/proc/PID/stat');
+	assert.equal(d.count, 57);
+	assert.equal(d.path, '/proc/1/stat');
+	assert.deepEqual(d.allow, ['--ro', '/proc']);
+	assert.equal('pattern' in alone || 'count' in alone, false);
+	for (const bad of [fold.replace(',"count":57', ''), fold.replace('"count":57', '"count":1'),
+		fold.replace('"pattern":"/proc/PID/stat"', '"pattern":7')])
+		assert.throws(() => parseDenials(`${bad}\n`), /^TypeError: landlock-run: --explain-json line 1: /);
+});
+
 test('parseDenials: a grant never advised has its why, no allow; both or neither is a TypeError', () => {
 	const head = '{"kind":"fs","pid":7,"comm":"sh","syscall":"openat","right":"write_file","rights":["write_file"],' +
 		'"errno":"EACCES","path":"/proc/7/oom_score_adj"';
