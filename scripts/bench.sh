@@ -34,6 +34,12 @@ export PYTHONDONTWRITEBYTECODE=1
 
 scripts/setup.sh bench
 rm -rf "$out"
+if [ -z "${LR_BENCH_HOME-}" ] && [ -w /home ]; then
+	LR_BENCH_HOME=$(mktemp -d /home/lr-bench.XXXXXX)
+	export LR_BENCH_HOME
+	home=$LR_BENCH_HOME
+	trap 'rm -rf "$LR_BENCH_HOME"' EXIT
+fi
 mkdir -p "$g"
 fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -83,6 +83,7 @@ tally_check "--ro / --hide: the hidden key is unreadable, a sibling is there, an
 # shellcheck disable=SC2086
 fact hide_rules "$("$lr" -v $hide_grants -- /bin/true 2>&1 | sed -n 's/^landlock-run hide: .*: \([0-9]*\) rules$/\1/p')"
 fact hide_home_entries "$(ls -A "$home" | wc -l)"
+fact hide_home "$home"
 # The filter's cases: the same walk with and without the baseline, and -v says
 # which groups each launcher's filter refuses.
 # shellcheck disable=SC2086

@@ -24,8 +24,11 @@ build_grants="--ro / --rw $out/project --rw /tmp --rw /dev/null"
 build_cmd="sh -c 'cd $out/project && ./configure >/dev/null && make -s -j2 && make -s clean'"
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
 # --hide's cost: a home of 200 entries (100 directories, 99 files and
-# .ssh) whose .ssh is hidden beneath --ro /.
-home=$out/home
+# .ssh) whose .ssh is hidden beneath --ro /. It lies where a user's does,
+# /home/NAME (bench.sh makes it there when /home is writable): the walk grants
+# every entry of each directory on the way, so a home deep in the checkout
+# would time the checkout's entries, not a home's.
+home=${LR_BENCH_HOME:-$out/home}
 hide_grants="--ro / --hide $home/.ssh"
 # The entries that walk grants, as --ro options: every entry but symlinks and
 # the one on the way, of / and of each directory down to the home.

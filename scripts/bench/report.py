@@ -80,7 +80,8 @@ def reading(run, s, sc):
         f"unions into one; it costs landlock-run {us(s.dup_lr / 9999)} per duplicate beyond the argv copy, "
         f"against {us(s.dup_fl / 9999)} for floor-landlock"
         + sc.sx(f" ({sc.per_dup():.2f} system calls per duplicate)") + ".",
-        f"- **--hide** around `~/.ssh` in a home of {run.fact('hide_home_entries', '?')} entries, beneath "
+        f"- **--hide** around `~/.ssh` in a home of {run.fact('hide_home_entries', '?')} entries "
+        f"(`{run.fact('hide_home', '?')}`), beneath "
         f"`--ro /`, adds {run.fact('hide_rules', '?')} rules (one per entry of each directory on the way, "
         f"from `/` down to the home, but the one that leads to `.ssh`): "
         f"{ms(run.med('hide', 'hide'))} against {ms(run.med('hide', 'ro-root'))} for `--ro /` alone, "
