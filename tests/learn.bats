@@ -122,6 +122,24 @@ make_project() {
 	assert_file_empty "$J"
 }
 
+@test "a move is learned though its source name is gone once it returns: --rw on both directories, and the rerun moves" {
+	mkdir -p src dst
+	touch src/g
+	mkdir src/sub
+	learn -- sh -c "mv $d/src/g $d/dst/g && mv $d/src/sub $d/dst/sub"
+	assert_success
+	grep -qx -- "--rw=$d/src" <<<"$grants" || fail "where the names were removed: $grants"
+	grep -qx -- "--rw=$d/dst" <<<"$grants" || fail "where they were made: $grants"
+	run ! grep -q "hard link" "$P/policy"
+	# The rerun, confined and explained, from where the learning run started.
+	mv dst/g dst/sub src/
+	J=$d/rerun.json
+	explain "@$P/policy" -- sh -c "mv $d/src/g $d/dst/g && mv $d/src/sub $d/dst/sub"
+	assert_equal "$status" 0
+	assert_file_exist dst/g
+	assert_file_empty "$J"
+}
+
 @test "a path with a newline is granted at the nearest directory a line can hold" {
 	mkdir -p "no/bad"$'\n'"name"
 	learn -- touch "$d/no/bad"$'\n'"name/f"

@@ -349,9 +349,16 @@ static void find_move(struct call_result *r, const struct call *c)
 	int follow = !renaming && flags & AT_SYMLINK_FOLLOW;
 	uint64_t old = 0, new = 0, refer = 0;
 
-	if (target(&from, r, c->fd, c->path, follow) || !from.exists ||
-	    target(&to, r, c->fd2, c->path2, 0))
+	if (target(&from, r, c->fd, c->path, follow) || target(&to, r, c->fd2, c->path2, 0))
 		return;
+	/* --learn sees a rename once it is done: the file is at its new name,
+	 * and whether that name held another before is not known */
+	if (!from.exists && r->learning && renaming && !exchange && to.exists) {
+		from.st = to.st;
+		to.exists = 0;
+	} else if (!from.exists) {
+		return;
+	}
 	new = make_right(from.st.st_mode);
 	if (renaming)
 		old = remove_right(from.st.st_mode);
