@@ -84,9 +84,43 @@ const struct hidden *hidden_beneath(const struct request *r, const char *canon)
 	return NULL;
 }
 
-/* The first socket among the entries of the directory FD, into NAME
- * (NAME_MAX + 1): 1, else 0. */
-static int socket_entry(int fd, char *name)
+/*
+ * The look for sockets beneath a hidden directory is bounded, so that a
+ * launch never lists a whole tree: breadth first, down to SOCKET_DEPTH
+ * levels (/run/user/UID/gnupg/S.gpg-agent is at level 2 of /run/user/UID),
+ * SOCKET_DIRS directories listed (the hidden one among them: each costs
+ * some 10-25 us, most of the walk) and SOCKET_ENTRIES entries at most,
+ * never through a symlink nor into another mount (a FUSE daemon could keep
+ * the launch waiting). Directories waiting for their turn are a depth byte
+ * and a path each in SOCKET_QUEUE bytes; one that does not fit is not
+ * listed.
+ */
+#define SOCKET_DEPTH   4
+#define SOCKET_DIRS    16
+#define SOCKET_ENTRIES 512
+#define SOCKET_QUEUE   4096
+
+struct socket_walk {
+	char queue[SOCKET_QUEUE];
+	size_t head, tail;
+	int entries;
+};
+
+static void queue_dir(struct socket_walk *w, const char *path, int depth)
+{
+	size_t n = strlen(path) + 1;
+
+	if (w->tail + 1 + n > sizeof w->queue)
+		return;
+	w->queue[w->tail] = (char)depth;
+	memcpy(w->queue + w->tail + 1, path, n);
+	w->tail += 1 + n;
+}
+
+/* The directory FD, REL beneath the hidden one and DEPTH levels down: 1 with
+ * its first socket's path (from the hidden directory) in FOUND (PATH_MAX),
+ * else 0 with its directories queued for the next level. */
+static int list_for_socket(struct socket_walk *w, int fd, const char *rel, int depth, char *found)
 {
 	char buf[4096];
 	long n, at;
@@ -95,16 +129,52 @@ static int socket_entry(int fd, char *name)
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
 		for (at = 0; at < n; at += ((struct dir_record *)(buf + at))->reclen) {
 			const struct dir_record *d = (const struct dir_record *)(buf + at);
+			unsigned char type = d->type;
 
-			if (d->type == DT_SOCK ||
-			    (d->type == DT_UNKNOWN &&
-			     fstatat(fd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			     S_ISSOCK(st.st_mode))) {
-				copy_span(name, NAME_MAX + 1, d->name, strlen(d->name));
+			if (!strcmp(d->name, ".") || !strcmp(d->name, ".."))
+				continue;
+			if (++w->entries > SOCKET_ENTRIES)
+				return 0;
+			if (type == DT_UNKNOWN)
+				type = fstatat(fd, d->name, &st,
+					       AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT)
+					       ? DT_UNKNOWN
+					       : IFTODT(st.st_mode);
+			if (type != DT_SOCK && (type != DT_DIR || depth + 1 >= SOCKET_DEPTH))
+				continue;
+			join(found, PATH_MAX, rel, *rel ? "/" : "", d->name, NULL);
+			if (type == DT_SOCK)
 				return 1;
-			}
+			queue_dir(w, found, depth + 1);
 		}
 	return 0;
+}
+
+/* A socket within the bound beneath the hidden directory TOP: 1 with its
+ * path from TOP in FOUND (PATH_MAX), else 0. */
+static int socket_beneath(int top, char *found)
+{
+	struct socket_walk w;
+	const char *rel;
+	int fd, depth, got, listed;
+
+	w.head = w.tail = 0;
+	w.entries = 0;
+	got = list_for_socket(&w, top, "", 0, found);
+	listed = 1;
+	while (!got && listed < SOCKET_DIRS && w.head < w.tail && w.entries < SOCKET_ENTRIES) {
+		depth = w.queue[w.head];
+		rel = w.queue + w.head + 1;
+		w.head += 1 + strlen(rel) + 1;
+		fd = open_resolved(top, rel, O_RDONLY | O_DIRECTORY,
+				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV);
+		if (fd < 0)
+			continue;
+		got = list_for_socket(&w, fd, rel, depth, found);
+		listed++;
+		close(fd);
+	}
+	return got;
 }
 
 /* $SSH_AUTH_SOCK's canonical path into CANON (PATH_MAX), or 0. */
@@ -124,13 +194,13 @@ static int agent_socket(char *canon)
  * Below ABI 9 Landlock does not control connecting to a pathname socket:
  * one beneath a hidden path stays reachable, an ssh-agent's among them.
  * Said on stderr, with the option that closes it, for a hidden path that is
- * a socket, holds one among its entries, or holds $SSH_AUTH_SOCK.
+ * a socket, holds one within the bound above, or holds $SSH_AUTH_SOCK.
  */
 void warn_hidden_sockets(const struct policy *p)
 {
 	const struct request *r = &p->asked;
 	struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
-	char agent[PATH_MAX], name[NAME_MAX + 1];
+	char agent[PATH_MAX], name[PATH_MAX];
 	const char *what;
 	int has_agent, fd;
 	struct stat st;
@@ -146,20 +216,21 @@ void warn_hidden_sockets(const struct policy *p)
 		if (!h->exists || fstatat(AT_FDCWD, h->canon, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
 		what = S_ISSOCK(st.st_mode) ? "is a socket" : NULL;
-		if (S_ISDIR(st.st_mode) &&
-		    (fd = open_at(AT_FDCWD, h->canon, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0)) >=
-			    0) {
-			what = socket_entry(fd, name) ? "holds the socket " : NULL;
-			close(fd);
-		}
+		/* the agent first: it is named, and no walk is needed */
 		if (!what && has_agent && within(agent, h->canon))
 			what = "holds $SSH_AUTH_SOCK";
+		if (!what && S_ISDIR(st.st_mode) &&
+		    (fd = open_at(AT_FDCWD, h->canon, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0)) >=
+			    0) {
+			what = socket_beneath(fd, name) ? "holds the socket " : NULL;
+			close(fd);
+		}
 		if (what)
 			outf(&err,
-			     "landlock-run hide: --hide %s %s%s, which ABI %d cannot withhold "
+			     "landlock-run hide: --hide %s%s %s%s, which ABI %d cannot withhold "
 			     "(connecting to a socket needs ABI 9): add --no-unix\n",
-			     h->path, what, what[strlen(what) - 1] == ' ' ? name : "",
-			     p->kernel.abi);
+			     h->path, h->implicit ? " (--private-tmp)" : "", what,
+			     what[strlen(what) - 1] == ' ' ? name : "", p->kernel.abi);
 	}
 	out_flush(&err);
 }

@@ -33,7 +33,8 @@ size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t 
 /* The hidden path CANON is, or is beneath; NULL if none. */
 const struct hidden *hidden_at(const struct request *r, const char *canon);
 /* Below ABI 9, without --no-unix: a line on stderr for each hidden path
- * that holds a socket, which this ABI cannot withhold. */
+ * that holds a socket (looked for within a bound: hide.c), which this ABI
+ * cannot withhold. */
 void warn_hidden_sockets(const struct policy *p);
 /* A hidden path strictly beneath the directory CANON; NULL if none. */
 const struct hidden *hidden_beneath(const struct request *r, const char *canon);

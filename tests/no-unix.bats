@@ -16,6 +16,7 @@ setup() {
 
 teardown() {
 	local pid
+	[ -z "${TMPSOCK-}" ] || rm -f "$TMPSOCK"
 	for pid in ${SERVERS-}; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
@@ -173,6 +174,89 @@ os.execvp(sys.argv[2], sys.argv[2:])'
 	assert_equal "$stderr" ""
 	[ "$KABI" -ge 9 ] || return 0
 	run -0 --separate-stderr "$LR" --ro / --hide secret -- true
+	assert_equal "$stderr" ""
+}
+
+# bind PATH...: a socket made at each PATH (bound, not listening).
+bind() {
+	"$PYTHON" -c 'import socket, sys
+for p in sys.argv[1:]:
+    socket.socket(socket.AF_UNIX).bind(p)' "$@"
+}
+
+@test "--hide below ABI 9: a socket deeper in the hidden tree is said too, within the bound (4 levels, 16 directories, 512 entries, no symlink or other mount followed)" {
+	local line="which ABI $((KABI < 8 ? KABI : 8)) cannot withhold (connecting to a socket needs ABI 9): add --no-unix"
+	# /run/user/UID's shape: its sockets in subdirectories (gnupg/, bus/...)
+	mkdir -p run/gnupg run/systemd home/.gnupg/a/b/c/d
+	serve "$PWD/run/gnupg/S.gpg-agent" got
+	# the attack the line is for: the command connects to it under the --hide
+	run -0 "$LR" --abi 8 --ro / --hide run -- "$PYTHON" -c "$SEND" "$PWD/run/gnupg/S.gpg-agent" sign-this
+	wait_for got
+	assert_equal "$(cat got)" sign-this
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide run -- true
+	assert_equal "$stderr" "landlock-run hide: --hide run holds the socket gnupg/S.gpg-agent, $line"
+	# level 4, the deepest looked at; level 5 is not
+	bind home/.gnupg/a/b/c/S.deep
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide home/.gnupg -- true
+	assert_equal "$stderr" "landlock-run hide: --hide home/.gnupg holds the socket a/b/c/S.deep, $line"
+	mv home/.gnupg/a/b/c/S.deep home/.gnupg/a/b/c/d/
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide home/.gnupg -- true
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide home/.gnupg/a -- true
+	assert_equal "$stderr" "landlock-run hide: --hide home/.gnupg/a holds the socket b/c/d/S.deep, $line"
+	# a symlink to a directory that holds a socket is not followed
+	mkdir link && ln -s "$PWD/run/gnupg" link/gnupg
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide link -- true
+	assert_equal "$stderr" ""
+	# 512 entries in all: 510 files and the directory at level 1, its socket the 512th
+	mkdir -p wide/sub && bind wide/sub/s.sock
+	(cd wide && touch f{1..510})
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide wide -- true
+	assert_equal "$stderr" "landlock-run hide: --hide wide holds the socket sub/s.sock, $line"
+	touch wide/f511
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide wide -- true
+	assert_equal "$stderr" ""
+	# 16 directories listed: the hidden one and 14 at level 1, then the
+	# level-2 one that holds the socket; a 15th at level 1 leaves it unlisted
+	mkdir -p many/p/q many/d{1..13} && bind many/p/q/s.sock
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide many -- true
+	assert_equal "$stderr" "landlock-run hide: --hide many holds the socket p/q/s.sock, $line"
+	mkdir many/d14
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide many -- true
+	assert_equal "$stderr" ""
+	[ "$KABI" -ge 9 ] || return 0
+	run -0 --separate-stderr "$LR" --ro / --hide run -- true
+	assert_equal "$stderr" ""
+}
+
+@test "--private-tmp below ABI 9: a socket in the host's /tmp is said, as of --hide /tmp" {
+	[ "$KABI" -lt 9 ] || skip "ABI $KABI withholds sockets"
+	[ "$(find /tmp -mindepth 1 -maxdepth 1 | wc -l)" -lt 400 ] || skip "the host's /tmp has too many entries for the bound"
+	# a level-1 socket: all of /tmp's own entries are looked at first (another
+	# program's socket there may be named instead)
+	TMPSOCK=$(mktemp -u /tmp/lr-nounix.XXXXXX)
+	bind "$TMPSOCK"
+	run -0 --separate-stderr "$LR" --ro / --private-tmp -- true
+	rm -f "$TMPSOCK"
+	[[ $stderr == "landlock-run hide: --hide /tmp (--private-tmp) holds the socket "*", which ABI $KABI cannot withhold (connecting to a socket needs ABI 9): add --no-unix" ]] ||
+		fail "$stderr"
+	run -0 --separate-stderr "$LR" --ro / --private-tmp --no-unix -- true
+	assert_equal "$stderr" ""
+}
+
+@test "--hide below ABI 9: a socket on another mount beneath the hidden path is not looked for (no daemon behind a mount can hold the launch)" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting needs root"
+	local line="which ABI $((KABI < 8 ? KABI : 8)) cannot withhold (connecting to a socket needs ABI 9): add --no-unix"
+	mkdir -p m/sub
+	bind m/sub/s.sock
+	# control: on the same mount, it is said
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide m -- true
+	assert_equal "$stderr" "landlock-run hide: --hide m holds the socket sub/s.sock, $line"
+	rm m/sub/s.sock
+	mount -t tmpfs lr-nounix m/sub
+	bind m/sub/s.sock
+	run -0 --separate-stderr "$LR" --abi 8 --ro / --hide m -- true
+	umount m/sub
 	assert_equal "$stderr" ""
 }
 
