@@ -838,8 +838,8 @@ class HardLinks(Workload):
         os.mkdir(f"{ctx.tree}/ok")
         git = ["git", "-C", f"{ctx.tree}/repo", "-c", "user.name=Audit",
                "-c", "user.email=audit@example.org"]
-        for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "one"]):
-            subprocess.run(git + args, check=True, env=ctx.base_env())
+        for args in ("init -q -b main", "add -A", "commit -q -m one"):
+            subprocess.run(git + args.split(), check=True, env=ctx.base_env())
 
     def policy(self, ctx):
         return ["--ro", "/", "--rw", "/dev/null", "--rw", f"{ctx.tree}/ok"]
