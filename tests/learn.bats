@@ -298,3 +298,91 @@ make_project() {
 	run "$LR" --explain "@$P/policy" -- getconf _NPROCESSORS_ONLN
 	assert_output --partial "landlock-run denied: read_file /sys/devices/system/cpu/online"
 }
+
+# Issue 26.5: a learned grant never names a path the run itself made.
+@test "a directory the run made, of a stable name (out/), is granted where it was made, and said so, with the narrower -try; one that was there keeps its grant" {
+	mkdir proj
+	echo 'int x;' >proj/src.c
+	cd proj
+	local work='cat src.c >/dev/null; mkdir -p out/a/b; echo x > out/a/b/f; cat out/a/b/f >/dev/null'
+	learn -- sh -c "$work"
+	assert_success
+	grep -qx -- "--rw=$d/proj" <<<"$grants" || fail "$grants"
+	run ! grep -E -- "^--r[ow](-try)?=$d/proj/out" <<<"$grants"
+	local note="# made by the run: --rw=$d/proj: for $d/proj/out; once it is there, --rw-try=$d/proj/out is narrower"
+	grep -qxF -- "$note" "$P/policy" || fail "$(cat "$P/policy")"
+	# A second --learn, out/ there now, keeps the grant and its comment.
+	learn -- sh -c "$work"
+	assert_equal "$(grep -- "^--rw=$d/proj" <<<"$grants")" "--rw=$d/proj"
+	grep -qxF -- "$note" "$P/policy" || fail "$(cat "$P/policy")"
+	# From a clean state the work runs confined, with no denial.
+	rm -r out
+	J=$d/rerun.json
+	explain "@$P/policy" -- sh -c "$work"
+	assert_equal "$status" 0
+	assert_file_empty "$J"
+	# The narrower grant the comment names runs it once out/ is there.
+	explain --ro / --rw /dev/null --rw-try "$d/proj/out" -- sh -c "$work"
+	assert_equal "$status" 0
+	assert_file_empty "$J"
+	# Control: out/a/b there before the run: the grant is the file written.
+	rm "$P/policy"
+	learn -- sh -c 'echo y > out/a/b/f'
+	grep -qx -- "--rw=$d/proj/out/a/b/f" <<<"$grants" || fail "$grants"
+	run ! grep -q -- '-try=\|made by the run' "$P/policy"
+	# Control: where the run also wrote in the tree itself, its grant covers
+	# the directory made, and no comment is written.
+	rm -r out "$P/policy"
+	learn -- sh -c "$work; echo y > log"
+	grep -qx -- "--rw=$d/proj" <<<"$grants" || fail "$grants"
+	run ! grep -q -- '-try=\|made by the run' "$P/policy"
+}
+
+@test "a directory the run made with a name of its own (mktemp's, a digest, a pid) is granted where it was made, and said so; the comment on a stable name names its -try" {
+	mkdir vt st
+	local n names=(build.x1Y2z3 tmpk2j3_x9a go-build1234567890 pip-build-8a9s7d6f) stable=(CMakeFiles python3.11 x86_64-linux-gnu)
+	learn -- sh -c "for t in ${names[*]}; do mkdir $d/vt/\$t && echo x > $d/vt/\$t/f; done
+		for t in ${stable[*]}; do mkdir $d/st/\$t && echo x > $d/st/\$t/f; done"
+	assert_success
+	grep -qx -- "--rw=$d/vt" <<<"$grants" || fail "$grants"
+	run ! grep -- "^--r[ow].*=$d/vt/" <<<"$grants"
+	for n in "${names[@]}"; do
+		grep -qxF -- "# made by the run: --rw=$d/vt: for $d/vt/$n, a name of its own" "$P/policy" ||
+			fail "$(cat "$P/policy")"
+	done
+	grep -qx -- "--rw=$d/st" <<<"$grants" || fail "$grants"
+	for n in "${stable[@]}"; do
+		grep -qxF -- "# made by the run: --rw=$d/st: for $d/st/$n; once it is there, --rw-try=$d/st/$n is narrower" "$P/policy" ||
+			fail "$(cat "$P/policy")"
+	done
+	run ! grep -- "^--r[ow].*=$d/st/" <<<"$grants"
+	# The next run's own name runs confined, with no denial.
+	J=$d/rerun.json
+	explain "@$P/policy" -- sh -c "t=\$(mktemp -d $d/vt/build.XXXXXX) && echo x > \$t/f"
+	assert_equal "$status" 0
+	assert_file_empty "$J"
+}
+
+@test "\$HOME, never granted: a directory the run made there (~/.cargo) is --rw-try, and the policy starts from a clean state; a random name there is not granted" {
+	local home=$d/home
+	mkdir -p "$home"
+	HOME=$home learn -- sh -c 'mkdir -p ~/.cargo/registry ~/notes; echo x > ~/.cargo/registry/f; echo n > ~/notes/f
+		cat ~/.cargo/registry/f ~/notes/f >/dev/null; mkdir ~/tmp.x1Y2z3; echo t > ~/tmp.x1Y2z3/f'
+	assert_success
+	grep -qx -- "--rw-try=$home/.cargo" <<<"$grants" || fail "$grants"
+	grep -qx -- "--rw-try=$home/notes" <<<"$grants" || fail "$grants"
+	run ! grep -E -- "^--r[ow]=($home|$home/\\.cargo|$home/notes|$home/tmp.*)\$" <<<"$grants"
+	grep -qxF -- "# made by the run: --rw-try=$home/.cargo: mkdir -p it before a run from a clean state ($home is never granted: \$HOME, and each directory above it, holds every file of the user)" "$P/policy" ||
+		fail "$(cat "$P/policy")"
+	grep -qxF -- "# not granted: --rw=$home: \$HOME, and each directory above it, holds every file of the user (the run made $home/tmp.x1Y2z3 in it: a name of its own)" "$P/policy" ||
+		fail "$(cat "$P/policy")"
+	# From a clean state the policy still starts.
+	rm -r "$home/.cargo" "$home/notes" "$home/tmp.x1Y2z3"
+	HOME=$home run -0 "$LR" "@$P/policy" -- true
+	# Control: a tool's tree that was there before the run keeps its grant.
+	mkdir "$home/.npm"
+	rm "$P/policy"
+	HOME=$home learn -- sh -c 'mkdir -p ~/.npm/_cacache/x; echo y > ~/.npm/_cacache/x/f'
+	grep -qx -- "--rw=$home/.npm" <<<"$grants" || fail "$grants"
+	run ! grep -q -- '-try=\|made by the run' "$P/policy"
+}

@@ -4,8 +4,11 @@
  * that reads one more header work, and never grants what a reviewer would
  * reject:
  *   - writes: the file written, or the directory something was made in or
- *     removed from; a directory the run made itself folds into the nearest
- *     one that was there before (a mktemp directory into /tmp); beneath
+ *     removed from; never a path the run made, which the next run has not:
+ *     a directory it made folds into the nearest one that was there before
+ *     (a mktemp directory into /tmp), where that is never granted ($HOME)
+ *     one of a stable name it kept is --rw-try (~/.cargo), and a comment
+ *     says which; beneath
  *     $HOME, where the run makes and removes things in a tool's tree (~/.npm,
  *     ~/.cache/pip), that tree as a whole, so cleaning a cache does not break
  *     the policy; never / or $HOME itself;
@@ -100,6 +103,25 @@ int proc_pattern(const char *path, char *pattern, uint64_t *id)
 	return k;
 }
 
+/* The kinds of grant line, in the policy's order; a plain grant a -try
+ * one covers is left out, or its path, missing when the -try one's is,
+ * would refuse the policy. */
+enum { RW, RW_TRY, RO, RO_TRY, UNIX, KINDS };
+
+#define KIND(k) (1u << (k))
+static const struct {
+	const char *option;
+	unsigned char wider, self; /* the kinds that cover it: beneath them, or (self) at them */
+	unsigned char hide;	   /* no grant in or above a hidden path */
+} kinds[KINDS] = {
+	[RW] = {"--rw", KIND(RW_TRY), KIND(RW_TRY), 1},
+	[RW_TRY] = {"--rw-try", KIND(RW), 0, 1},
+	[RO] = {"--ro", KIND(RW) | KIND(RW_TRY) | KIND(RO_TRY),
+		KIND(RW) | KIND(RW_TRY) | KIND(RO_TRY), 0},
+	[RO_TRY] = {"--ro-try", KIND(RW) | KIND(RW_TRY) | KIND(RO), KIND(RW) | KIND(RW_TRY), 0},
+	[UNIX] = {"--unix", KIND(RW), KIND(RW), 1},
+};
+
 void add_path(struct table *set, const char *path)
 {
 	strset_add(set, path, strlen(path));
@@ -165,6 +187,18 @@ static int fold_into(const struct table *set, char *path)
 	return 0;
 }
 
+/* A path of SET is beneath DIR (not DIR itself). */
+static int beneath(const struct table *set, const char *dir)
+{
+	const char *s;
+	size_t i = 0;
+
+	while ((s = strset_next(set, &i)))
+		if (strcmp(s, dir) && within(s, dir))
+			return 1;
+	return 0;
+}
+
 static void fold_read(const struct learner *l, char *path)
 {
 	char tree[PATH_MAX];
@@ -199,6 +233,98 @@ static void fold_write(const struct learner *l, char *path)
 {
 	while (path[1] && strset_has(&l->made, path, strlen(path)))
 		cut_last(path);
+}
+
+/* A name a generator chose (mktemp's XXXXXX, a digest, a pid or a time):
+ * a run of six letters and digits or more that turns between letters and
+ * digits, or from lower to upper case, twice or more; or six digits in a
+ * row. out, CMakeFiles or python3.11 are stable names. */
+static int chosen_name(const char *name, size_t len)
+{
+	size_t i, run = 0, digits = 0;
+	int turns = 0, prev = 0, c;
+
+	for (i = 0; i <= len; i++) {
+		c = i == len			       ? 0
+		    : name[i] >= 'a' && name[i] <= 'z' ? 1
+		    : name[i] >= 'A' && name[i] <= 'Z' ? 2
+		    : name[i] >= '0' && name[i] <= '9' ? 3
+						       : 0;
+		if ((c == 0 && run >= 6 && turns >= 2) || (digits = c == 3 ? digits + 1 : 0) >= 6)
+			return 1;
+		if (c == 0)
+			run = 0, turns = 0;
+		else if (run++ && ((prev == 3) != (c == 3) || (prev == 1 && c == 2)))
+			turns++;
+		prev = c;
+	}
+	return 0;
+}
+
+/* A path of PATH's components from FROM on (a slash) is a chosen name. */
+static int chosen_below(const char *path, size_t from)
+{
+	size_t n;
+
+	for (; path[from] == '/'; from += n + 1) {
+		n = strcspn(path + from + 1, "/");
+		if (chosen_name(path + from + 1, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* What the run made, PATH or a directory above it, and what a grant on it
+ * becomes: the next run has not made it yet. */
+enum made { NOT_MADE, MADE_FILE, MADE_PARENT, MADE_TRY };
+
+struct made_fold {
+	char top[PATH_MAX];    /* the first directory of PATH's the run made */
+	char parent[PATH_MAX]; /* the nearest one that was there before */
+	char target[PATH_MAX]; /* what a -try grant would name: TOP, or a tree beneath */
+	const char *why;       /* MADE_PARENT: why no -try grant would do; NULL: one would */
+};
+
+/*
+ * A grant beneath a directory the run made would name what the next run
+ * has not made yet. The directory that was there before is granted
+ * instead (PARENT): a confined run from a clean state makes it again
+ * there. Where that is never granted ($HOME), a directory of a stable name
+ * the run kept (~/.cargo; in a tool's tree, the tree) is granted with -try
+ * (TRY): the policy starts, and making it is left to the user. A file the
+ * run made is granted where it was made, as any (FILE). TRY_OK: the kind
+ * has a -try; WRITES: a grant that writes.
+ */
+static enum made fold_made(const struct learner *l, char *path, int tree, int try_ok, int writes,
+			   struct made_fold *m)
+{
+	struct stat st;
+	size_t n;
+
+	m->why = NULL;
+	for (n = 1; path[n - 1]; n++)
+		if ((path[n] == '/' || !path[n]) && strset_has(&l->made, path, n))
+			break;
+	if (!path[n - 1])
+		return NOT_MADE;
+	copy_span(m->top, sizeof m->top, path, n);
+	join(m->parent, sizeof m->parent, m->top, NULL);
+	cut_last(m->parent);
+	if (!tree)
+		path[n] = '\0'; /* the top, or the tree beneath it */
+	join(m->target, sizeof m->target, path, NULL);
+	if (!strset_has(&l->made_dirs, m->top, n)) {
+		join(path, PATH_MAX, m->parent, NULL);
+		return MADE_FILE;
+	}
+	if (chosen_below(path, strlen(m->parent)))
+		m->why = "a name of its own";
+	else if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+		m->why = "removed by its end";
+	else if (try_ok && never_why(&l->never, m->parent, writes))
+		return MADE_TRY;
+	join(path, PATH_MAX, m->parent, NULL);
+	return MADE_PARENT;
 }
 
 /* The nearest path, PATH or a directory above it, that exists and can be
@@ -237,15 +363,49 @@ static const char *refused(const struct learner *l, const char *raw, char *path,
 	return why;
 }
 
-/* Every path of FROM made an OPTION grant, into TO; what is never granted
- * becomes a comment line. */
-static void settle_all(struct learner *l, const struct table *from, struct table *to,
-		       const char *option)
+/* The comment on GRANT, a grant that folded what the run made: which, and
+ * why; into L's notes, written when GRANT is (never when a path the run did
+ * not make asks for the same grant). */
+static void made_note(struct learner *l, const char *grant, int kind, enum made fold,
+		      const struct made_fold *m, int writes)
 {
-	char path[PATH_MAX], line[PATH_MAX + 512];
-	const char *s, *why;
+	char note[4 * PATH_MAX + 512];
+
+	if (fold == MADE_TRY)
+		join(note, sizeof note, grant, ": mkdir -p it before a run from a clean state (",
+		     m->parent, " is never granted: ", never_why(&l->never, m->parent, writes), ")",
+		     NULL);
+	else if (m->why)
+		join(note, sizeof note, grant, ": for ", m->top, ", ", m->why, NULL);
+	else
+		join(note, sizeof note, grant, ": for ", m->top,
+		     kind == UNIX ? "" : "; once it is there, ",
+		     kind == UNIX ? "" : kinds[kind + 1].option, kind == UNIX ? "" : "=",
+		     kind == UNIX ? "" : m->target, kind == UNIX ? "" : " is narrower", NULL);
+	if (!strchr(note, '\n'))
+		add_path(&l->made_notes, note);
+}
+
+/* S is a grant of OPTION an earlier policy of FILE wrote: not this run's
+ * use, so not one that asks for its grant without a fold. */
+static int earlier(const struct learner *l, const char *option, const char *s)
+{
+	char line[PATH_MAX + 24];
+
+	join(line, sizeof line, option, "=", s, NULL);
+	return strset_has(&l->earlier, line, strlen(line));
+}
+
+/* Every path of FROM made a grant of KIND (or of its -try kind, the next)
+ * into TO; what is never granted becomes a comment line. */
+static void settle_all(struct learner *l, const struct table *from, struct table *to, int kind)
+{
+	char path[PATH_MAX], line[3 * PATH_MAX + 512], grant[PATH_MAX + 24];
+	const char *s, *why, *option = kinds[kind].option;
 	size_t i = 0, k;
-	int writes = strcmp(option, "--ro") != 0;
+	int writes = kind != RO, tree, try_ok = kind != UNIX;
+	struct made_fold m;
+	enum made fold;
 
 	while ((s = strset_next(from, &i))) {
 		if (s[0] != '/')
@@ -255,15 +415,27 @@ static void settle_all(struct learner *l, const struct table *from, struct table
 		for (k = 0; k < sizeof stable / sizeof stable[0]; k++)
 			if (within(path, stable[k]))
 				path[strlen(stable[k])] = '\0';
-		if (!fold_into(&l->trees, path))
-			writes ? fold_write(l, path) : fold_read(l, path);
+		tree = fold_into(&l->trees, path);
+		if (!tree && !writes)
+			fold_read(l, path);
+		fold = fold_made(l, path, tree, try_ok, writes, &m);
+		if (fold == MADE_TRY && !tree && beneath(&l->trees, path))
+			continue; /* ~/.cache, made for ~/.cache/pip: the tree's grant */
 		settle(path);
 		why = refused(l, s, path, writes);
+		join(grant, sizeof grant, kinds[kind + (fold == MADE_TRY)].option, "=", path, NULL);
 		if (!why) {
-			add_path(to, path);
+			add_path(&to[kind + (fold == MADE_TRY)], path);
+			if (fold == MADE_TRY || fold == MADE_PARENT)
+				made_note(l, grant, kind, fold, &m, writes);
+			else if (!earlier(l, option, s))
+				add_path(&l->direct, grant);
 			continue;
 		}
-		join(line, sizeof line, option, "=", path, ": ", why, NULL);
+		join(line, sizeof line, grant, ": ", why, NULL);
+		if (fold == MADE_PARENT)
+			join(line, sizeof line, grant, ": ", why, " (the run made ", m.top,
+			     " in it: ", m.why, ")", NULL);
 		if (!strchr(line, '\n'))
 			add_path(&l->refused, line);
 	}
@@ -351,10 +523,9 @@ static void sort_paths(const char **v, size_t n)
 	}
 }
 
-/* The lines of SET that KEEP keeps, sorted, each after LEAD. */
+/* The lines of SET that KEEP keeps (given CTX), sorted, each after LEAD. */
 static void put_sorted(struct out *o, const char *lead, const struct table *set,
-		       int (*keep)(const struct table *, const char *, const struct table *),
-		       const struct table *wider)
+		       int (*keep)(const void *ctx, const char *line), const void *ctx)
 {
 	const char **lines, *s;
 	size_t i = 0, n = 0, k;
@@ -363,27 +534,81 @@ static void put_sorted(struct out *o, const char *lead, const struct table *set,
 		return;
 	lines = mapped(set->used * sizeof *lines, "the policy's lines");
 	while ((s = strset_next(set, &i)))
-		if (!keep || keep(set, s, wider))
+		if (!keep || keep(ctx, s))
 			lines[n++] = s;
 	sort_paths(lines, n);
 	for (k = 0; k < n; k++)
 		outf(o, "%s%s\n", lead, lines[k]);
 }
 
-/* Neither WIDER nor another path of SET covers PATH. */
-static int uncovered(const struct table *set, const char *path, const struct table *wider)
+/* The grants a policy writes, per kind; DIRECT: those that a path the run
+ * did not make asked for. */
+struct grants {
+	struct table set[KINDS];
+	int kind, kinds; /* the kind put_grants writes; how many the ABI has */
+	const struct table *direct;
+};
+
+/* No grant of G that covers KIND's covers PATH, nor another path of KIND. */
+static int written(const struct grants *g, int kind, const char *path)
 {
-	return !covered(set, path, 0) && !(wider && covered(wider, path, 1));
+	int w;
+
+	for (w = 0; w < KINDS; w++)
+		if (kinds[kind].wider & KIND(w) &&
+		    covered(&g->set[w], path, !!(kinds[kind].self & KIND(w))))
+			return 0;
+	return strset_has(&g->set[kind], path, strlen(path)) && !covered(&g->set[kind], path, 0);
 }
 
-/* One "OPTION=path" line per path of SET that is not covered. */
-static void put_grants(struct out *o, const char *option, const struct table *set,
-		       const struct table *wider)
+static int uncovered(const void *ctx, const char *path)
+{
+	const struct grants *g = ctx;
+
+	return written(g, g->kind, path);
+}
+
+/* NOTE ("OPTION=PATH: text") is on a grant that is written, and that no
+ * path the run did not make asks for too. PATH may hold ": ". */
+static int note_written(const void *ctx, const char *note)
+{
+	const struct grants *g = ctx;
+	const char *at, *eq = strchr(note, '=');
+	char path[PATH_MAX];
+	int k;
+
+	for (at = strstr(note, ": "); eq && at; at = strstr(at + 1, ": "))
+		for (k = 0; k < g->kinds; k++)
+			if (strlen(kinds[k].option) == (size_t)(eq - note) &&
+			    strncmp(note, kinds[k].option, (size_t)(eq - note)) == 0 &&
+			    at > eq + 1 && !strset_has(g->direct, note, (size_t)(at - note))) {
+				copy_span(path, sizeof path, eq + 1, (size_t)(at - eq - 1));
+				if (written(g, k, path))
+					return 1;
+			}
+	return 0;
+}
+
+/* One "OPTION=path" line per path of G's kind that is not covered. */
+static void put_grants(struct out *o, const struct grants *g)
 {
 	char lead[16];
 
-	join(lead, sizeof lead, option, "=", NULL);
-	put_sorted(o, lead, set, uncovered, wider);
+	join(lead, sizeof lead, kinds[g->kind].option, "=", NULL);
+	put_sorted(o, lead, &g->set[g->kind], uncovered, g);
+}
+
+/* An earlier policy's -try grants of FROM, into TO, but what is never
+ * granted (the table may have grown since). */
+static void keep_tried(const struct learner *l, const struct table *from, struct table *to,
+		       int writes)
+{
+	const char *s;
+	size_t i = 0;
+
+	while ((s = strset_next(from, &i)))
+		if (s[0] == '/' && !never_why(&l->never, s, writes))
+			add_path(to, s);
 }
 
 /* The paths of FROM that can be granted OPTION beside --hide, into TO: not
@@ -461,7 +686,9 @@ static void put_header(struct out *o, const struct learner *l)
 void write_policy(struct learner *l)
 {
 	const struct effective *k = &l->p->kernel;
-	struct table ro = {0}, rw = {0}, unix_sockets = {0}, rw_kept = {0}, unix_kept = {0};
+	/* What this ABI cannot confine is not written: the policy must run here. */
+	struct grants g = {.kinds = k->abi >= 9 ? KINDS : UNIX, .direct = &l->direct};
+	struct table settled[KINDS] = {{0}};
 	struct out o = {.fd = l->file.fd};
 	struct stat st;
 	size_t i;
@@ -469,21 +696,24 @@ void write_policy(struct learner *l)
 	for (i = 0; l->threaded && i < sizeof by_chance / sizeof by_chance[0]; i++)
 		if (lstat(by_chance[i], &st) == 0)
 			add_path(&l->ro, by_chance[i]);
-	settle_all(l, &l->rw, &rw, "--rw");
-	settle_links(l, &rw);
-	settle_all(l, &l->ro, &ro, "--ro");
-	settle_all(l, &l->unix_sockets, &unix_sockets, "--unix");
+	settle_all(l, &l->rw, settled, RW);
+	settle_links(l, &settled[RW]);
+	settle_all(l, &l->ro, settled, RO);
+	settle_all(l, &l->unix_sockets, settled, UNIX);
+	keep_tried(l, &l->rw_try, &settled[RW_TRY], 1);
+	keep_tried(l, &l->ro_try, &settled[RO_TRY], 0);
 	put_header(&o, l);
 	/* The hidden paths stay hidden, and no grant reveals or contradicts one. */
 	for (i = 0; i < l->p->asked.nhidden; i++)
 		outf(&o, "--hide=%s\n", l->p->asked.hidden[i].canon);
-	keep_hidden(l, &o, "--rw", &rw, &rw_kept);
-	keep_hidden(l, &o, "--unix", &unix_sockets, &unix_kept);
-	put_grants(&o, "--rw", &rw_kept, NULL);
-	put_grants(&o, "--ro", &ro, &rw_kept);
-	/* What this ABI cannot confine is not written: the policy must run here. */
-	if (k->abi >= 9)
-		put_grants(&o, "--unix", &unix_kept, &rw_kept);
+	for (i = 0; i < KINDS; i++)
+		if (kinds[i].hide)
+			keep_hidden(l, &o, kinds[i].option, &settled[i], &g.set[i]);
+		else
+			g.set[i] = settled[i];
+	put_sorted(&o, MADE_NOTE, &l->made_notes, note_written, &g);
+	for (g.kind = 0; g.kind < g.kinds; g.kind++)
+		put_grants(&o, &g);
 	put_ports(&o, l);
 	if (k->abi >= 6 && !(l->signalled_out && l->reached_out))
 		outf(&o, "--scope=%s%s%s\n", l->signalled_out ? "" : "signal",

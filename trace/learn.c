@@ -79,7 +79,10 @@ static void merge(struct learner *l, char *text)
 		size_t offset;
 	} sets[] = {{"--rw=", offsetof(struct learner, rw)},
 		    {"--ro=", offsetof(struct learner, ro)},
-		    {"--unix=", offsetof(struct learner, unix_sockets)}};
+		    {"--unix=", offsetof(struct learner, unix_sockets)},
+		    {"--rw-try=", offsetof(struct learner, rw_try)},
+		    {"--ro-try=", offsetof(struct learner, ro_try)},
+		    {MADE_NOTE, offsetof(struct learner, made_notes)}};
 	char *line, *nl;
 	size_t i;
 	int scoped = 0;
@@ -89,9 +92,11 @@ static void merge(struct learner *l, char *text)
 		if (nl)
 			*nl = '\0';
 		for (i = 0; i < sizeof sets / sizeof sets[0]; i++)
-			if (strncmp(line, sets[i].prefix, strlen(sets[i].prefix)) == 0)
+			if (strncmp(line, sets[i].prefix, strlen(sets[i].prefix)) == 0) {
 				add_path((struct table *)((char *)l + sets[i].offset),
 					 line + strlen(sets[i].prefix));
+				add_path(&l->earlier, line);
+			}
 		merge_ports(l, line);
 		if (strncmp(line, "--scope=", 8) == 0) {
 			scoped = 1;
@@ -174,6 +179,8 @@ static void learn_fs(struct learner *l, const struct need *n)
 
 	if (n->rights & MADE)
 		add_path(&l->made, n->object);
+	if (n->rights & FS(MAKE_DIR))
+		add_path(&l->made_dirs, n->object);
 	/* where the run makes and removes things beneath $HOME: a tool's tree */
 	if (n->rights & CHANGED_TREE) {
 		state_tree(l, n->object, tree);
@@ -191,7 +198,9 @@ static void learn_fs(struct learner *l, const struct need *n)
 	} else if (n->rights == FS(REFER)) {
 		add_path(&l->linked, n->anchor); /* fold.c: write there only if written */
 	} else {
-		add_path(&l->rw, n->anchor);
+		/* a mkdir is learned as the directory made: fold.c decides
+		 * whether the next run needs its parent, or the directory alone */
+		add_path(&l->rw, n->rights == FS(MAKE_DIR) ? n->object : n->anchor);
 	}
 }
 
