@@ -38,6 +38,7 @@
 #include "out.h"
 #include "probe.h"
 #include "seccomp.h"
+#include "setuid.h"
 #include "status.h"
 #include "supervise.h"
 #include "tmpdir.h"
@@ -804,6 +805,7 @@ int main(int argc, char **argv)
 		hide_host_tmp(&p.asked, private_tmp_make(&p.asked, &tmp));
 	plan_policy(&p, detect_abi());
 	resolve_hidden(&p.asked);
+	find_setuid(&p); /* root's, beneath write grants: withheld from writing */
 	warn_hidden_sockets(&p);
 	if (p.asked.verbose) {
 		verbose = &err;

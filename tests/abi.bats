@@ -198,7 +198,8 @@ grant_line() {
 assert_only_policy_lines() {
 	local line
 	while IFS= read -r line; do
-		[[ $line == "landlock-run policy: "* || $line == "landlock-run grant: "* ]] ||
+		[[ $line == "landlock-run policy: "* || $line == "landlock-run grant: "* ||
+			$line == "landlock-run setuid: "* ]] ||
 			fail "not a -v line: '$line' in: $stderr"
 	done <<<"$stderr"
 }
