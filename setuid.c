@@ -167,8 +167,8 @@ static void read_listing(struct scan *s, struct level *l, const struct stat *st)
 			}
 		}
 		if (n < 0 && errno == EINVAL)
-			die("%s %s: the directories down to %s list more than %d MiB at once", s->g->option,
-			    s->g->path, s->path, LISTINGS >> 20);
+			die("%s %s: the directories down to %s list more than %d MiB at once",
+			    s->g->option, s->g->path, s->path, LISTINGS >> 20);
 		if (n < 0 || (reads > 1 && fstat(l->fd, &now)))
 			die_errno("cannot search %s for setuid files", s->path);
 		if (reads <= 1 || (now.st_ctim.tv_sec == st->st_ctim.tv_sec &&
@@ -192,8 +192,8 @@ static void push(struct scan *s, int fd, size_t len)
 	enum fs_kind kind;
 
 	if (s->depth == SCAN_DEPTH)
-		die("%s %s: %s is more than %d directories deep", s->g->option, s->g->path,
-		    s->path, SCAN_DEPTH);
+		die("%s %s: %s is more than %d directories deep", s->g->option, s->g->path, s->path,
+		    SCAN_DEPTH);
 	if (fstat(fd, &st))
 		die_errno("cannot search %s for setuid files", s->path);
 	/* one fstatfs per mount crossed */

@@ -9,7 +9,7 @@
 
 #include "policy.h"
 
-#define SETUID_WITHHELD                                                                          \
+#define SETUID_WITHHELD \
 	(LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_REFER)
 
 void find_setuid(struct policy *p);
