@@ -41,11 +41,17 @@
 #define SCAN_DEPTH (PATH_MAX / 2)
 
 /* What the kernel takes away on write(2) (should_remove_suid): setgid
- * without group execute is mandatory locking, not a privilege. */
-static int privileged(mode_t mode)
+ * without group execute is mandatory locking, not a privilege. Only a file
+ * root's command could open for writing counts: root's own, one its group or
+ * anyone may write, or, with --keep-caps (CAP_DAC_OVERRIDE), any. Another
+ * owner's gives only that owner's ids, which the owner chose. */
+static int privileged(const struct stat *st, int keep_caps)
 {
+	mode_t mode = st->st_mode;
+
 	return S_ISREG(mode) &&
-	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP));
+	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)) &&
+	       (st->st_uid == 0 || (mode & (S_IWGRP | S_IWOTH)) || keep_caps);
 }
 
 /* Listings held at once (the directories from the grant down to where the
@@ -81,6 +87,7 @@ struct scan {
 	char *listings;
 	size_t top;
 	int changed; /* an entry listed was gone when looked at */
+	int keep_caps;
 	long files;  /* regular files looked at, for -v */
 };
 
@@ -255,7 +262,7 @@ static void visit(struct scan *s, const struct dir_record *d)
 			s->changed = 1;
 			return;
 		}
-		if (privileged(st.st_mode))
+		if (privileged(&st, s->keep_caps))
 			add_target(s, l->fd, d->name, l->len);
 		if (!S_ISDIR(st.st_mode))
 			return;
@@ -339,7 +346,7 @@ static void file_grant(struct scan *s, const struct stat *st, const char *canon)
 	size_t len = strlen(canon), cut = len;
 	int dir;
 
-	if (!privileged(st->st_mode))
+	if (!privileged(st, s->keep_caps))
 		return;
 	while (cut > 1 && canon[cut - 1] != '/')
 		cut--;
@@ -356,7 +363,7 @@ void find_setuid(struct policy *p)
 {
 	struct request *r = &p->asked;
 	struct targets *t = &r->setuid;
-	struct scan s = {.t = t};
+	struct scan s = {.t = t, .keep_caps = r->keep_caps};
 	char(*canons)[PATH_MAX];
 	struct stat st;
 	size_t i, keep, scratch;

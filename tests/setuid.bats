@@ -223,11 +223,18 @@ removed"
 
 @test "-v: how many setuid files are withheld and the first; no search without a write grant, as nobody, or with --allow-syscalls metadata" {
 	need_root
-	mkdir -p t/b t/a
+	mkdir -p t/b t/a t/c
 	program t/b/su 4755
 	program t/a/sg 2755
+	# another owner's setuid file gives only that owner's uid, and root's
+	# command cannot open it for writing: it is not withheld
+	program t/c/theirs 4755
+	chown nobody t/c/theirs && chmod 4755 t/c/theirs
 	run -0 --separate-stderr "$LR" -v --ro / --rw t -- true
-	[[ $stderr == *"landlock-run setuid: 2 setuid or setgid files beneath the write grants are withheld from writing (the first $PWD/t/"*"), 1 rules around them; files made later in the directories on the way cannot be written; 2 files searched"* ]] || fail "$stderr"
+	[[ $stderr == *"landlock-run setuid: 2 setuid or setgid files beneath the write grants are withheld from writing (the first $PWD/t/"*"), 2 rules around them; files made later in the directories on the way cannot be written; 3 files searched"* ]] || fail "$stderr"
+	# with --keep-caps root's command may write any file: every owner's counts
+	run -0 --separate-stderr "$LR" -v --keep-caps --ro / --rw t -- true
+	[[ $stderr == *"landlock-run setuid: 3 setuid or setgid files"* ]] || fail "$stderr"
 	run -0 --separate-stderr "$LR" -v --ro / --rw t --allow-syscalls metadata -- true
 	[[ $stderr != *"landlock-run setuid:"* ]] || fail "$stderr"
 	command -v strace >/dev/null || skip "no strace"
