@@ -88,7 +88,7 @@ struct scan {
 	size_t top;
 	int changed; /* an entry listed was gone when looked at */
 	int keep_caps;
-	long files;  /* regular files looked at, for -v */
+	long files; /* regular files looked at, for -v */
 };
 
 /* What the file system of FD is to the search: skipped where nothing is a
