@@ -61,6 +61,19 @@ echo secret >"$home/.ssh/id_ed25519"
 mkdir -p "$out/compile"
 python3 "$steps/compile.py" "$out/compile/big.c"
 python3 "$steps/project.py" "$out/project"
+# the real work (lib.sh): some 800 headers as a tar and a zip, nine C files
+mkdir -p "$real/t" "$real/u" "$real/mk"
+cp -r /usr/include/linux "$real/src"
+tar cf "$real/tree.tar" -C "$real/src" .
+(cd "$real/src" && zip -qr "$real/tree.zip" .)
+for i in 1 2 3 4 5 6 7 8; do
+	printf '#include <string.h>\nint f%d(const char *s) { return (int)strlen(s) + %d; }\n' "$i" "$i" \
+		>"$real/mk/f$i.c"
+done
+printf '#include <stdio.h>\nint main(void) { return puts("hi") < 0; }\n' >"$real/mk/main.c"
+# shellcheck disable=SC2016 # make expands $(OBJ), $@ and $<, not the shell
+printf 'OBJ = main.o f1.o f2.o f3.o f4.o f5.o f6.o f7.o f8.o\nprog: $(OBJ)\n\t$(CC) -o $@ $(OBJ)\n%%.o: %%.c\n\t$(CC) -O1 -c -o $@ $<\n' \
+	>"$real/mk/Makefile"
 tally_run checks "$steps/checks.sh"
 tally_run timing "$steps/timing.sh"
 "$steps/strace.sh"

@@ -99,8 +99,9 @@ group_containers() {
 group_bench() {
 	group_build_x86_64
 	group_build_aarch64
-	# linux-perf: scripts/bench/perf.sh samples where the launcher spends its time.
-	need_packages hyperfine gnuplot-nox bubblewrap strace python3 linux-perf
+	# linux-perf: scripts/bench/perf.sh samples where the launcher spends its time;
+	# tar, zip, unzip, make: the real work --explain is timed on (cases.sh).
+	need_packages hyperfine gnuplot-nox bubblewrap strace python3 linux-perf tar zip unzip make
 }
 # make deb, make reproduce and their tests: the shells whose completion is tested
 # (dpkg-deb comes with dpkg).

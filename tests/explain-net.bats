@@ -66,6 +66,21 @@ setup() {
 	assert_equal "$stderr" ""
 }
 
+@test "ioctls Landlock never refuses (FIONBIO on a device, TCGETS on a file) pass --explain unstopped or stopped once, unreported" {
+	require_abi "$(right_abi ioctl_dev)"
+	# Control: the same device refuses TCGETS (the test above), so no ioctl right is granted
+	# on it; FIONBIO, which the seccomp filter lets through unstopped, the kernel allows.
+	explain --ro / -- "$TRYOP" ioctl-tcgets /dev/null
+	assert_equal "$output" EACCES
+	explain --ro / -- "$TRYOP" ioctl-fionbio /dev/null
+	assert_equal "$output" ok
+	assert_equal "$stderr" ""
+	# An ioctl on what is no device stops once, at its entry: its refusal is the kernel's own.
+	explain --ro / -- "$TRYOP" ioctl-tcgets "$TRYOP"
+	assert_equal "$output" ENOTTY
+	assert_equal "$stderr" ""
+}
+
 @test "a signal to a process outside the sandbox under --scope signal: the scope to leave out" {
 	require_abi "$(right_abi signal)"
 	sleep 60 3>&- &

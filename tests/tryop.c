@@ -16,6 +16,7 @@
  *   tryop rename FROM TO         rename(2)
  *   tryop ioctl-fionread PATH    open PATH read-only, ioctl FIONREAD
  *   tryop ioctl-tcgets PATH      open PATH read-only, ioctl TCGETS
+ *   tryop ioctl-fionbio PATH     open PATH read-only, ioctl FIONBIO (on)
  *   tryop bind PORT              TCP bind to 127.0.0.1:PORT
  *   tryop connect PORT           TCP connect to 127.0.0.1:PORT
  *   tryop bind6 PORT             TCP bind to [::1]:PORT
@@ -142,6 +143,7 @@ static int ioctl_op(const char *path, unsigned long request)
 
 	if (fd < 0)
 		setup_failed("open");
+	n = 1; /* FIONBIO: on */
 	return outcome(ioctl(fd, request, request == TCGETS ? (void *)&t : (void *)&n));
 }
 
@@ -373,6 +375,11 @@ static int op_tcgets(char **a)
 	return ioctl_op(a[0], TCGETS);
 }
 
+static int op_fionbio(char **a)
+{
+	return ioctl_op(a[0], FIONBIO);
+}
+
 static int op_bind(char **a)
 {
 	return inet_op(SOCK_STREAM, 0, "bind", port_arg(a[0]));
@@ -492,6 +499,7 @@ static const struct op {
 	{"rename", 2, op_rename},
 	{"ioctl-fionread", 1, op_fionread},
 	{"ioctl-tcgets", 1, op_tcgets},
+	{"ioctl-fionbio", 1, op_fionbio},
 	{"bind", 1, op_bind},
 	{"connect", 1, op_connect},
 	{"bind6", 1, op_bind6},

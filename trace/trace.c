@@ -142,6 +142,17 @@ static int refused(struct tracer *tr, struct tracee *t, pid_t tid,
 	return 1;
 }
 
+/* --explain looks at a watched call's exit only when Landlock could
+ * refuse it: an ioctl on a file that is no device it never refuses (its
+ * IOCTL_DEV right is checked on devices alone), so that call costs one
+ * stop, not two. */
+static int never_refused(const struct tracer *tr, pid_t tid,
+			 const struct __ptrace_syscall_info *info)
+{
+	return tr->explainer && info->seccomp.ret_data == CALL_ioctl &&
+	       !fd_is_device(tid, (int)info->seccomp.args[0]);
+}
+
 static void entered(struct tracer *tr, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
@@ -150,7 +161,7 @@ static void entered(struct tracer *tr, pid_t tid)
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof info, &info) <= 0)
 		return;
-	if (refused(tr, t, tid, &info) || !trusted_stop(&info))
+	if (refused(tr, t, tid, &info) || !trusted_stop(&info) || never_refused(tr, tid, &info))
 		return;
 	t->in_call = 1;
 	t->call = (int)info.seccomp.ret_data;

@@ -145,6 +145,7 @@ int proc_status(pid_t tid, const char *key, char *out, size_t size);
 int proc_tty(pid_t tid); /* tty_nr: 0 without a controlling terminal; -1 */
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
+int fd_is_device(pid_t tid, int fd);
 int set_arg5(pid_t tid, uint64_t value); /* TRACE_MARK, or the value to put back */
 void dir_of(char *out, const char *path);
 /* the line on the calls of processes that made themselves non-dumpable */

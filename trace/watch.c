@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -37,6 +38,11 @@ static int reads_everywhere(const struct policy *p)
 	return 0;
 }
 
+static int is_open(const struct call *c)
+{
+	return c == &calls[CALL_open] || c == &calls[CALL_openat];
+}
+
 /* A call stops when the policy can refuse it a right (--learn: always). */
 static int watched(const struct policy *p, const struct call *c, int reads)
 {
@@ -50,36 +56,67 @@ static int watched(const struct policy *p, const struct call *c, int reads)
 /* When reads cannot be refused, an open only for reading need not stop. */
 static int reads_only_pass(const struct policy *p, const struct call *c, int reads)
 {
-	return !p->asked.learn && reads && c->flags >= 0 &&
-	       (c == &calls[CALL_open] || c == &calls[CALL_openat]);
+	return !p->asked.learn && reads && c->flags >= 0 && is_open(c);
+}
+
+/*
+ * What Landlock never refuses, told by an argument (--explain; --learn
+ * sees every call): an O_PATH open, which opens nothing (Landlock's open
+ * hook never runs for it, and O_PATH drops O_CREAT); and the ioctl
+ * commands Landlock permits on every file, devices too, since fcntl(2)
+ * does as much (FIOCLEX, FIONCLEX, FIONBIO, FIOASYNC; the kernel reads the
+ * low 32 bits of the command).
+ */
+static const uint32_t ioctl_always[] = {FIOCLEX, FIONCLEX, FIONBIO, FIOASYNC};
+
+/* The tests after "nr == its number": each path of them returns, so the
+ * accumulator they load is never compared with a number again. */
+static void emit_body(struct filter *f, const struct policy *p, const struct call *c, int reads,
+		      uint32_t trace)
+{
+	unsigned n = sizeof ioctl_always / sizeof ioctl_always[0], j;
+	int pass = reads_only_pass(p, c, reads);
+
+	if (!p->asked.learn && is_open(c) && c->flags >= 0) {
+		/* O_PATH: allow; (reads pass) not writing: allow; else trace */
+		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG((uint32_t)c->flags));
+		filter_emit(f, BPF_JSET_K, pass ? 1 : 0, pass ? 0 : 1, O_PATH);
+		if (pass)
+			filter_emit(f, BPF_JSET_K, 1, 0, O_WRONLY | O_RDWR | O_CREAT | O_TRUNC);
+		filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+	} else if (!p->asked.learn && c == &calls[CALL_ioctl]) {
+		filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(1));
+		for (j = 0; j < n; j++)
+			filter_emit(f, BPF_JEQ_K, (uint8_t)(n - 1 - j), j == n - 1,
+				    ioctl_always[j]);
+		filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
+	}
+	filter_emit(f, BPF_RET_K, 0, 0, trace);
 }
 
 /*
  *	if (arch != native) allow	(the other ABIs are not watched)
- *	per watched call:  if (nr == its number) return TRACE | row
- *	    an open when reads pass: if (!(flags & writing)) allow
+ *	per watched call:  if (nr == its number) { its tests (emit_body); return TRACE | row }
  *	allow
  */
 void watch_calls(const struct policy *p)
 {
-	struct filter f = {.len = 0};
+	struct filter f = {.len = 0}, body;
 	int reads = reads_everywhere(p);
-	unsigned i;
+	unsigned i, j;
 
 	filter_native_only(&f, SECCOMP_RET_ALLOW);
 	for (i = 0; i < NCALLS; i++) {
 		const struct call *c = &calls[i];
-		int pass = reads_only_pass(p, c, reads);
 
 		if (call_nr[i] < 0 || !watched(p, c, reads))
 			continue;
-		filter_emit(&f, BPF_JEQ_K, 0, pass ? 4 : 1, (uint32_t)call_nr[i]);
-		if (pass) {
-			filter_emit(&f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG((uint32_t)c->flags));
-			filter_emit(&f, BPF_JSET_K, 1, 0, O_WRONLY | O_RDWR | O_CREAT | O_TRUNC);
-			filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
-		}
-		filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_TRACE | i);
+		body.len = 0;
+		emit_body(&body, p, c, reads, SECCOMP_RET_TRACE | i);
+		filter_emit(&f, BPF_JEQ_K, 0, (uint8_t)body.len, (uint32_t)call_nr[i]);
+		for (j = 0; j < body.len; j++)
+			filter_emit(&f, body.insn[j].code, body.insn[j].jt, body.insn[j].jf,
+				    body.insn[j].k);
 	}
 	filter_emit(&f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
 	/* An unprivileged filter needs no_new_privs, which the run sets anyway. */

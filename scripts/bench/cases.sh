@@ -54,6 +54,16 @@ bench build "$lr $build_grants -- $build_cmd"
 bench build-explain "$lr --explain $build_grants -- $build_cmd"
 bench build-kill-tree "$lr --kill-tree $build_grants -- $build_cmd"
 
+group real $((srounds / 2)) 1
+bench tar "$lr $real_grants -- $tar_cmd"
+bench tar-explain "$lr --explain $real_grants -- $tar_cmd"
+bench unzip "$lr $real_grants -- $unzip_cmd"
+bench unzip-explain "$lr --explain $real_grants -- $unzip_cmd"
+bench make "$lr $real_grants -- $make_cmd"
+bench make-explain "$lr --explain $real_grants -- $make_cmd"
+bench fail "$lr $real_grants -- $fail_cmd"
+bench fail-explain "$lr --explain $real_grants -- $fail_cmd"
+
 # --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone;
 # and floor-landlock given the rules the walk makes, against floor-landlock --ro /:
 # what any launcher that withholds a path by granting what is around it pays.
