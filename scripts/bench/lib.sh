@@ -11,7 +11,12 @@ floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
 floor_pr=$out/floor-promise  # or the terminal filter and the capability drop
 floor_bl=$out/floor-baseline # and the baseline's and root's metadata rules too
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
-launch_grants="--ro / --rw /tmp --rw /dev/null"
+# The launch's write grant is a directory of its own, not the host's /tmp: as
+# root every write grant is searched for setuid files (setuid.c), which the
+# setuid group times by tree size; a shared /tmp's would be another machine's.
+launch_grants="--ro / --rw $out/tmp --rw /dev/null"
+# Root's search: trees of 10,000 and 100,000 empty files, ten to a directory.
+trees="$out/tree0 $out/tree10k $out/tree100k"
 # --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),
 # confined as a build is; find opens every directory of /usr under --ro / (with
 # root's capabilities kept: without them it cannot read polkit's 0700 directory);
