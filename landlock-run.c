@@ -709,6 +709,8 @@ static int whole_tree(const struct request *r)
  * is asked of tty_nr in /proc/self/stat; where neither answers, a terminal
  * is assumed.
  */
+enum { NO_TERMINAL, TERMINAL, TERMINAL_NOT_RULED_OUT };
+
 static int controlling_terminal(void)
 {
 	uint64_t tty;
@@ -716,11 +718,13 @@ static int controlling_terminal(void)
 
 	if (fd >= 0) {
 		(void)close(fd);
-		return 1;
+		return TERMINAL;
 	}
 	if (errno == ENXIO)
-		return 0;
-	return stat_field("/proc/self/stat", 7, &tty) != 0 || tty != 0;
+		return NO_TERMINAL;
+	if (stat_field("/proc/self/stat", 7, &tty) != 0)
+		return TERMINAL_NOT_RULED_OUT;
+	return tty != 0 ? TERMINAL : NO_TERMINAL;
 }
 
 /*
@@ -738,27 +742,31 @@ static int on_terminal(void)
 
 	for (fd = 0; fd <= STDERR_FILENO; fd++)
 		if (ioctl(fd, TCGETS, &t) == 0)
-			return 1;
+			return TERMINAL;
 	return controlling_terminal();
 }
 
 /* The option that asked for the plain whole-tree mode, or the terminal. */
-static const char *supervisor_name(const struct request *r)
+static const char *supervisor_name(const struct request *r, int terminal)
 {
 	if (!r->kill_tree && r->status_fd >= 0)
 		return "--status-fd";
-	return whole_tree(r) ? "--kill-tree" : "--kill-tree (on for the terminal)";
+	if (whole_tree(r))
+		return "--kill-tree";
+	return terminal == TERMINAL ? "--kill-tree (on for the terminal)"
+				    : "--kill-tree (on: a controlling terminal is not ruled out, "
+				      "/dev/tty and /proc/self/stat refused)";
 }
 
 /* The supervisor, named for messages by the option that asked for it; it
  * needs /proc, the tracer to follow what the command's calls name. */
-static void start_supervisor(struct supervisor *sv, const struct request *r)
+static void start_supervisor(struct supervisor *sv, const struct request *r, int terminal)
 {
 	if (tracing(r))
 		supervise_start(sv, r->learn ? "--learn" : "--explain",
 				"follow the command's paths and descriptors (/proc/PID)");
 	else
-		supervise_start(sv, supervisor_name(r),
+		supervise_start(sv, supervisor_name(r, terminal),
 				"find what COMMAND leaves running (/proc/thread-self/children)");
 }
 
@@ -794,7 +802,7 @@ int main(int argc, char **argv)
 	struct caller caller;
 	struct supervisor sv;
 	struct private_tmp tmp;
-	int ruleset, tree;
+	int ruleset, tree, terminal;
 
 	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
@@ -819,10 +827,12 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
-	tree = whole_tree(&p.asked) || on_terminal();
-	if (tree) {
+	tree = whole_tree(&p.asked);
+	terminal = tree ? NO_TERMINAL : on_terminal();
+	if (tree || terminal != NO_TERMINAL) {
+		tree = 1;
 		sv.tmp = p.asked.tmp;
-		start_supervisor(&sv, &p.asked);
+		start_supervisor(&sv, &p.asked, terminal);
 		if (tracing(&p.asked))
 			trace(&p, ruleset, &sv);
 		else

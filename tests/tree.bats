@@ -366,6 +366,15 @@ takeover() {
 	assert_equal "$(sed -n 1p pids)" "$(sed -n 2p pids)"
 }
 
+@test "a launcher refused both /dev/tty and /proc cannot rule out a terminal: it fails closed (125), saying so, rather than exec" {
+	local inner=(--ro /usr --ro /bin --ro /lib --ro "$(dirname "$LR")" -- "$LR" --ro /usr -- /bin/true)
+	[ ! -e /lib64 ] || inner=(--ro /lib64 "${inner[@]}")
+	# control: /proc granted, no controlling terminal (setsid): tty_nr answers, exec kept
+	setsid -w "$LR" --ro /proc "${inner[@]}" </dev/null >"$d/out" 2>&1 || fail "$(cat "$d/out")"
+	run -125 setsid -w "$LR" "${inner[@]}" </dev/null
+	assert_output "landlock-run: --kill-tree (on: a controlling terminal is not ruled out, /dev/tty and /proc/self/stat refused): cannot open /proc/thread-self/children (the whole-tree mode finds what COMMAND left there): Permission denied"
+}
+
 @test "on a terminal a plain run is the whole-tree mode: ^C ends the job and what it left" {
 	local cmd=(sh -c '(trap "" INT HUP; while :; do sleep 1; done) & exec sleep 301')
 	as=()
