@@ -65,6 +65,32 @@ void drop_capabilities(void)
 		die_errno("cannot drop the capabilities (--keep-caps keeps them)");
 }
 
+/*
+ * What drop_capabilities takes from the command: what its exec would have
+ * kept without the launcher. Root's exec keeps what root holds; another
+ * user's only the ambient set, which the permitted set holds. The tracer
+ * asks, before anything is dropped, so that --explain can say a refusal is
+ * the drop's (trace/perm.c) and watch only the calls it can refuse.
+ */
+uint64_t dropped_capabilities(int keep)
+{
+	struct cap_header header = {CAPABILITY_VERSION_3, 0};
+	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
+	uint64_t permitted, ambient = 0;
+	int cap;
+
+	if (keep || syscall(SYS_capget, &header, sets))
+		return 0;
+	permitted = sets[0].permitted | (uint64_t)sets[1].permitted << 32;
+	if (getuid() == 0 || geteuid() == 0)
+		return permitted;
+	for (cap = 0; cap < 64 && permitted >> cap; cap++)
+		if (permitted >> cap & 1 &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) == 1)
+			ambient |= 1ULL << cap;
+	return ambient;
+}
+
 /* A closed stderr pipe must not kill the launcher before it can exec the
  * command or say why it cannot: write() returns EPIPE instead. */
 void hold_signals(struct caller *c)

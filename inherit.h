@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct caller {
@@ -15,6 +16,7 @@ struct caller {
 
 void die_with_parent(pid_t parent);
 void drop_capabilities(void);
+uint64_t dropped_capabilities(int keep); /* the bits drop_capabilities takes */
 void new_session(void);
 void close_fds(void);
 void edit_environment(const char **edits, size_t n);

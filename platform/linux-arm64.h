@@ -76,7 +76,11 @@
  * The calls --explain and --learn watch (trace/calls.c), with their numbers in the
  * generic table aarch64 uses (tests/explain-run.bats checks them against
  * musl's). It has none of the legacy path calls (open, creat, mkdir, mknod,
- * symlink, unlink, rmdir, rename, link): -1, the *at forms do their work.
+ * symlink, unlink, rmdir, rename, link, chown, lchown, chmod, utime, utimes,
+ * futimesat): -1, the *at forms do their work. The last rows, from chown,
+ * are watched only when the launcher dropped a capability that can refuse
+ * them (CAP_CHOWN, CAP_FOWNER); fchmodat2 is newer than musl's headers (one
+ * number on every ABI, as its NR_ row above).
  */
 /* clang-format off */
 #define WATCHED_CALLS(X) \
@@ -86,5 +90,8 @@
 	X(rename, -1) X(renameat, 38) X(renameat2, 276) X(link, -1) X(linkat, 37) \
 	X(truncate, 45) X(ftruncate, 46) X(ioctl, 29) X(bind, 200) X(connect, 203) \
 	X(sendto, 206) X(sendmsg, 211) X(kill, 129) X(tkill, 130) X(tgkill, 131) \
-	X(rt_sigqueueinfo, 138) X(rt_tgsigqueueinfo, 240) X(pidfd_send_signal, 424)
+	X(rt_sigqueueinfo, 138) X(rt_tgsigqueueinfo, 240) X(pidfd_send_signal, 424) \
+	X(chown, -1) X(fchown, 55) X(lchown, -1) X(fchownat, 54) X(chmod, -1) \
+	X(fchmod, 52) X(fchmodat, 53) X(fchmodat2, 452) X(utime, -1) X(utimes, -1) \
+	X(futimesat, -1) X(utimensat, 88)
 /* clang-format on */

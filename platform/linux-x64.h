@@ -78,8 +78,11 @@
 /*
  * The calls --explain and --learn watch (trace/calls.c), with their numbers in the
  * native table (tests/explain-run.bats checks them against musl's). x86_64
- * keeps the legacy path calls (open, mkdir, rename, ...) beside their *at
- * forms; programs use both.
+ * keeps the legacy path calls (open, mkdir, rename, chown, utimes, ...)
+ * beside their *at forms; programs use both. The last rows, from chown, are
+ * watched only when the launcher dropped a capability that can refuse them
+ * (CAP_CHOWN, CAP_FOWNER); fchmodat2 is newer than musl's headers (one number
+ * on every ABI, as its NR_ row above).
  */
 /* clang-format off */
 #define WATCHED_CALLS(X) \
@@ -89,5 +92,8 @@
 	X(rename, 82) X(renameat, 264) X(renameat2, 316) X(link, 86) X(linkat, 265) \
 	X(truncate, 76) X(ftruncate, 77) X(ioctl, 16) X(bind, 49) X(connect, 42) \
 	X(sendto, 44) X(sendmsg, 46) X(kill, 62) X(tkill, 200) X(tgkill, 234) \
-	X(rt_sigqueueinfo, 129) X(rt_tgsigqueueinfo, 297) X(pidfd_send_signal, 424)
+	X(rt_sigqueueinfo, 129) X(rt_tgsigqueueinfo, 297) X(pidfd_send_signal, 424) \
+	X(chown, 92) X(fchown, 93) X(lchown, 94) X(fchownat, 260) X(chmod, 90) \
+	X(fchmod, 91) X(fchmodat, 268) X(fchmodat2, 452) X(utime, 132) X(utimes, 235) \
+	X(futimesat, 261) X(utimensat, 280)
 /* clang-format on */

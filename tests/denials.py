@@ -43,7 +43,7 @@ def folded(number, d):
 def what(number, d):
     if d["kind"] == "syscall":
         return d.get("family", "").encode()
-    if d["kind"] == "fs" or "path" in d:
+    if d["kind"] in ("fs", "capability") or "path" in d:
         if not isinstance(d.get("path"), str):
             fail(number, "no path")
         return folded(number, d) + d["path"].encode("utf-8", "surrogateescape")
@@ -82,7 +82,7 @@ def check(number, d):
     for key, kind in types.items():
         if not isinstance(d.get(key), kind):
             fail(number, f"{key} is missing or not a {kind.__name__}: {d}")
-    if d["kind"] not in ("fs", "net", "scope", "syscall") or \
+    if d["kind"] not in ("fs", "net", "scope", "syscall", "capability") or \
             d["errno"] not in (FILTER_ERRNOS if d["kind"] == "syscall" else ERRNOS):
         fail(number, f"kind or errno unknown: {d}")
     if d["right"] != d["rights"][0] or len(d.get("allow") or []) not in (0, 2, 4):

@@ -564,3 +564,119 @@ print(s[s.index(")") + 2:].split()[4], s[s.rindex(")") + 2:].split()[4] != "0")'
 import os; os.open("/dev/tty", os.O_WRONLY)'
 	assert_output --partial "landlock-run denied: write_file /dev/tty (openat by x) S 1 1 1 0 ["
 }
+
+# What only a capability the launcher dropped refuses (issue 26, part 5):
+# Landlock has no right for a file's owner, mode or times, nor for making a
+# device once make_char is granted, so no grant opens them.
+CAP_WHY="not advised: a capability the launcher drops, which no grant gives back; --keep-caps would keep it and every other capability the caller holds (root stays root)"
+
+# caps_tree: ok/ with root's files to chown, nobody's to chmod and touch
+caps_tree() {
+	rm -rf ok && mkdir ok && touch ok/mine ok/grp ok/target ok/fd ok/theirs ok/times ok/now &&
+		ln -s target ok/lnk && chown 65534:65534 ok/theirs ok/times ok/now
+}
+
+@test "root: a change of owner or group, of someone else's mode or times, a device: one line each naming the dropped capability, no grant advised" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: the launcher drops root's capabilities"
+	local script="chown 65534 ok/mine; chown :65534 ok/grp; chown -h 65534 ok/lnk
+		$PYTHON -c 'import os; os.fchown(os.open(\"ok/fd\", os.O_RDONLY), -1, 65534)'
+		chmod 600 ok/theirs; touch -h -d 2001-01-01 ok/times; mknod ok/dev c 1 3; true"
+	# Control: without the launcher, root does every one of them.
+	caps_tree
+	run -0 sh -c "set -e; ${script%; true}"
+	assert_equal "$(stat -c %u:%g ok/mine ok/grp ok/fd)" $'65534:0\n0:65534\n0:65534'
+	assert_equal "$(stat -c %u%a ok/lnk ok/theirs)" $'65534777\n65534600'
+	assert_equal "$(stat -c %Y ok/times)" "$(date -d 2001-01-01 +%s)"
+	assert [ -c ok/dev ]
+	caps_tree
+	explain --ro / --rw "$d/ok" -- sh -c "$script"
+	assert_equal "$(grep -c 'Operation not permitted' <<<"$stderr")" 7
+	assert_denied \
+		"cap_chown $d/ok/mine (fchownat by chown): $CAP_WHY" \
+		"cap_chown $d/ok/grp (fchownat by chown): $CAP_WHY" \
+		"cap_chown $d/ok/lnk (fchownat by chown): $CAP_WHY" \
+		"cap_chown $d/ok/fd (fchown by python3): $CAP_WHY" \
+		"cap_fowner $d/ok/theirs (fchmodat by chmod): $CAP_WHY" \
+		"cap_fowner $d/ok/times (utimensat by touch): $CAP_WHY" \
+		"cap_mknod $d/ok/dev (mknodat by mknod): $CAP_WHY"
+	assert_equal "$(json_field kind) $(json_field errno) $(json_field right)" "capability EPERM cap_chown"
+	run -0 "$PYTHON" -c 'import json, sys; print(sorted({k for l in open(sys.argv[1]) for k in json.loads(l)}))' "$J"
+	assert_output "['comm', 'errno', 'kind', 'path', 'pid', 'right', 'rights', 'syscall', 'why']"
+	assert_equal "$(stat -c %u:%g ok/mine ok/grp)" $'0:0\n0:0'
+	# Control: --keep-caps keeps them, the same run succeeds and nothing is reported.
+	caps_tree
+	explain --keep-caps --ro / --rw "$d/ok" -- sh -c "set -e; ${script%; true}"
+	assert_equal "$status" 0
+	assert_equal "$stderr" ""
+	assert_file_empty "$J"
+}
+
+@test "root, x86_64's own calls: chown, lchown, chmod, utimes, utime, futimesat by number, and fchownat with AT_EMPTY_PATH" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: the launcher drops root's capabilities"
+	[ "$(uname -m)" = x86_64 ] || skip "the legacy calls are x86_64's (aarch64 has only the *at forms)"
+	caps_tree
+	touch ok/t1 ok/t2 && chown 65534 ok/t1 ok/t2
+	# shellcheck disable=SC2016
+	explain --ro / --rw "$d/ok" -- "$PYTHON" -c 'import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+two = (ctypes.c_long * 4)(1, 0, 2, 0)
+calls = [(92, b"ok/mine", 65534, -1), (94, b"ok/lnk", 65534, -1), (90, b"ok/theirs", 0o600),
+         (235, b"ok/times", two), (132, b"ok/t1", two), (261, -100, b"ok/t2", two),
+         (260, os.open("ok/fd", os.O_RDONLY), b"", 65534, -1, 0x1000)]
+for call in calls:
+    print(call[0], libc.syscall(*call), ctypes.get_errno())'
+	assert_output $'92 -1 1\n94 -1 1\n90 -1 1\n235 -1 1\n132 -1 1\n261 -1 1\n260 -1 1'
+	assert_denied \
+		"cap_chown $d/ok/mine (chown by python3): $CAP_WHY" \
+		"cap_chown $d/ok/lnk (lchown by python3): $CAP_WHY" \
+		"cap_fowner $d/ok/theirs (chmod by python3): $CAP_WHY" \
+		"cap_fowner $d/ok/times (utimes by python3): $CAP_WHY" \
+		"cap_fowner $d/ok/t1 (utime by python3): $CAP_WHY" \
+		"cap_fowner $d/ok/t2 (futimesat by python3): $CAP_WHY" \
+		"cap_chown $d/ok/fd (fchownat by python3): $CAP_WHY"
+}
+
+@test "root: what the caller's own ids allow, what no capability allows, and the mode bits' refusals are no dropped capability's" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: the launcher drops root's capabilities"
+	command -v chattr >/dev/null || skip "no chattr"
+	caps_tree
+	chattr +i ok/grp || skip "this filesystem has no immutable flag"
+	# The owner keeps itself and its group; an immutable file refuses even
+	# full root (EPERM); a touch without times asks to write nobody's 0644
+	# file (EACCES: the mode bits); a whiteout (0:0) needs no CAP_MKNOD.
+	explain --ro / --rw "$d/ok" -- sh -c 'chown 0:0 ok/mine; chown -1:-1 ok/mine
+		chown 65534 ok/grp; touch ok/now; mknod ok/wh c 0 0; true'
+	chattr -i ok/grp
+	assert_equal "$(grep -c 'Operation not permitted' <<<"$stderr")" 1
+	assert_equal "$(grep -c 'Permission denied' <<<"$stderr")" 1
+	assert [ -c ok/wh ]
+	assert_equal "$denied" ""
+	assert_file_empty "$J"
+	# Control: the same calls where the drop refuses them are reported.
+	explain --ro / --rw "$d/ok" -- sh -c 'chown 65534 ok/mine; touch -d 2001-01-01 ok/now'
+	assert_denied "cap_chown $d/ok/mine (fchownat by chown): $CAP_WHY" \
+		"cap_fowner $d/ok/now (utimensat by touch): $CAP_WHY"
+}
+
+@test "as an unprivileged user: a chown or chmod refused is an ordinary permission error, refused alike without the launcher, and not reported" {
+	local pub as
+	as_nobody
+	as=("${AS_NOBODY[@]}")
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/w" "$pub/report"
+	touch "$pub/w/mine" "$pub/w/roots"
+	chown 65534:65534 "$pub/w" "$pub/w/mine"
+	chmod 0755 "$pub"
+	chmod 0777 "$pub/report"
+	J=$pub/report/denials.json
+	# Control: without the launcher nobody is refused the same, with EPERM.
+	local script="chown 0 $pub/w/mine; chmod 600 $pub/w/roots
+		$PYTHON -c 'import os; os.utime(\"$pub/w/roots\", (1, 2))'; true"
+	run -0 "${as[@]}" sh -c "$script"
+	assert_equal "$(grep -c 'Operation not permitted' <<<"$output")" 3
+	explain --ro / --rw "$pub/w" -- sh -c "$script"
+	assert_equal "$(grep -c 'Operation not permitted' <<<"$stderr")" 3
+	assert_equal "$denied" ""
+	assert_file_empty "$J"
+	rm -rf "$pub"
+}

@@ -40,7 +40,7 @@
 
 typedef void find_fn(struct call_result *r, const struct call *c);
 static find_fn find_open, find_exec, find_make, find_remove, find_move, find_object, find_ioctl,
-	find_net, find_sendmsg, find_signal;
+	find_net, find_sendmsg, find_signal, find_attr;
 
 /* Argument positions: F, P the descriptor (or dirfd) and path; F2, P2 the
  * second pair; FL the flags or mode. -1: none (AT_FDCWD, or fixed). */
@@ -55,60 +55,90 @@ const int16_t call_nr[NCALLS] = {
 
 /* One row per call: how to read it, and what it may be refused. */
 const struct call calls[NCALLS] = {
-	[CALL_open] = {"open", find_open, 0, FS_ANY, ARGS(NONE, 0, NONE, NONE, 1), 0, 0},
-	[CALL_creat] = {"creat", find_open, 0, FS_ANY, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
-	[CALL_openat] = {"openat", find_open, 0, FS_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0},
-	[CALL_openat2] = {"openat2", find_open, 0, FS_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0},
+	[CALL_open] = {"open", find_open, 0, FS_ANY, ARGS(NONE, 0, NONE, NONE, 1), 0, 0, 0},
+	[CALL_creat] = {"creat", find_open, 0, FS_ANY, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0, 0},
+	[CALL_openat] = {"openat", find_open, 0, FS_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0, 0},
+	[CALL_openat2] = {"openat2", find_open, 0, FS_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0, 0},
 	[CALL_execve] = {"execve", find_exec, 0, FS(EXECUTE) | FS(READ_FILE),
-			 ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+			 ARGS(NONE, 0, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_execveat] = {"execveat", find_exec, 0, FS(EXECUTE) | FS(READ_FILE),
-			   ARGS(0, 1, NONE, NONE, 4), 0, 0},
+			   ARGS(0, 1, NONE, NONE, 4), 0, 0, 0},
 	[CALL_mkdir] = {"mkdir", find_make, FS(MAKE_DIR), FS(MAKE_DIR),
-			ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+			ARGS(NONE, 0, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_mkdirat] = {"mkdirat", find_make, FS(MAKE_DIR), FS(MAKE_DIR),
-			  ARGS(0, 1, NONE, NONE, NONE), 0, 0},
-	[CALL_mknod] = {"mknod", find_make, 0, MAKE_ANY, ARGS(NONE, 0, NONE, NONE, 1), 0, 0},
-	[CALL_mknodat] = {"mknodat", find_make, 0, MAKE_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0},
+			  ARGS(0, 1, NONE, NONE, NONE), 0, 0, 0},
+	[CALL_mknod] = {"mknod", find_make, 0, MAKE_ANY, ARGS(NONE, 0, NONE, NONE, 1), 0, 0, 0},
+	[CALL_mknodat] = {"mknodat", find_make, 0, MAKE_ANY, ARGS(0, 1, NONE, NONE, 2), 0, 0, 0},
 	[CALL_symlink] = {"symlink", find_make, FS(MAKE_SYM), FS(MAKE_SYM),
-			  ARGS(NONE, 1, NONE, NONE, NONE), 0, 0},
+			  ARGS(NONE, 1, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_symlinkat] = {"symlinkat", find_make, FS(MAKE_SYM), FS(MAKE_SYM),
-			    ARGS(1, 2, NONE, NONE, NONE), 0, 0},
+			    ARGS(1, 2, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_unlink] = {"unlink", find_remove, FS(REMOVE_FILE), REMOVE_ANY,
-			 ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+			 ARGS(NONE, 0, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_unlinkat] = {"unlinkat", find_remove, FS(REMOVE_FILE), REMOVE_ANY,
-			   ARGS(0, 1, NONE, NONE, 2), 0, 0},
+			   ARGS(0, 1, NONE, NONE, 2), 0, 0, 0},
 	[CALL_rmdir] = {"rmdir", find_remove, FS(REMOVE_DIR), FS(REMOVE_DIR),
-			ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+			ARGS(NONE, 0, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_rename] = {"rename", find_move, REMOVE_ANY, FS_ANY, ARGS(NONE, 0, NONE, 1, NONE), 0,
-			 0},
-	[CALL_renameat] = {"renameat", find_move, REMOVE_ANY, FS_ANY, ARGS(0, 1, 2, 3, NONE), 0, 0},
-	[CALL_renameat2] = {"renameat2", find_move, REMOVE_ANY, FS_ANY, ARGS(0, 1, 2, 3, 4), 0, 0},
-	[CALL_link] = {"link", find_move, 0, FS_ANY, ARGS(NONE, 0, NONE, 1, NONE), 0, 0},
-	[CALL_linkat] = {"linkat", find_move, 0, FS_ANY, ARGS(0, 1, 2, 3, 4), 0, 0},
+			 0, 0},
+	[CALL_renameat] = {"renameat", find_move, REMOVE_ANY, FS_ANY, ARGS(0, 1, 2, 3, NONE), 0, 0,
+			   0},
+	[CALL_renameat2] = {"renameat2", find_move, REMOVE_ANY, FS_ANY, ARGS(0, 1, 2, 3, 4), 0, 0,
+			    0},
+	[CALL_link] = {"link", find_move, 0, FS_ANY, ARGS(NONE, 0, NONE, 1, NONE), 0, 0, 0},
+	[CALL_linkat] = {"linkat", find_move, 0, FS_ANY, ARGS(0, 1, 2, 3, 4), 0, 0, 0},
 	[CALL_truncate] = {"truncate", find_object, FS(TRUNCATE), FS(TRUNCATE),
-			   ARGS(NONE, 0, NONE, NONE, NONE), 0, 0},
+			   ARGS(NONE, 0, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_ftruncate] = {"ftruncate", find_object, FS(TRUNCATE), FS(TRUNCATE),
-			    ARGS(0, NONE, NONE, NONE, NONE), 0, 0},
+			    ARGS(0, NONE, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_ioctl] = {"ioctl", find_ioctl, FS(IOCTL_DEV), FS(IOCTL_DEV),
-			ARGS(0, NONE, NONE, NONE, NONE), 0, 0},
+			ARGS(0, NONE, NONE, NONE, NONE), 0, 0, 0},
 	[CALL_bind] = {"bind", find_net, 0, FS(MAKE_SOCK), ARGS(0, 1, NONE, NONE, 2),
-		       NET(BIND_TCP) | NET(BIND_UDP), 0},
+		       NET(BIND_TCP) | NET(BIND_UDP), 0, 0},
 	[CALL_connect] = {"connect", find_net, 0, FS(RESOLVE_UNIX), ARGS(0, 1, NONE, NONE, 2),
-			  NET(CONNECT_TCP) | NET(CONNECT_SEND_UDP) | NET(BIND_UDP), ABSTRACT},
+			  NET(CONNECT_TCP) | NET(CONNECT_SEND_UDP) | NET(BIND_UDP), ABSTRACT, 0},
 	[CALL_sendto] = {"sendto", find_net, 0, FS(RESOLVE_UNIX), ARGS(0, 4, NONE, NONE, 5),
-			 NET(CONNECT_SEND_UDP) | NET(BIND_UDP), ABSTRACT},
+			 NET(CONNECT_SEND_UDP) | NET(BIND_UDP), ABSTRACT, 0},
 	[CALL_sendmsg] = {"sendmsg", find_sendmsg, 0, FS(RESOLVE_UNIX),
 			  ARGS(0, 1, NONE, NONE, NONE), NET(CONNECT_SEND_UDP) | NET(BIND_UDP),
-			  ABSTRACT},
-	[CALL_kill] = {"kill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
-	[CALL_tkill] = {"tkill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
-	[CALL_tgkill] = {"tgkill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+			  ABSTRACT, 0},
+	[CALL_kill] = {"kill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL, 0},
+	[CALL_tkill] = {"tkill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL, 0},
+	[CALL_tgkill] = {"tgkill", find_signal, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL,
+			 0},
 	[CALL_rt_sigqueueinfo] = {"rt_sigqueueinfo", find_signal, 0, 0,
-				  ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+				  ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL, 0},
 	[CALL_rt_tgsigqueueinfo] = {"rt_tgsigqueueinfo", find_signal, 0, 0,
-				    ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+				    ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL, 0},
 	[CALL_pidfd_send_signal] = {"pidfd_send_signal", find_signal, 0, 0,
-				    ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL},
+				    ARGS(0, NONE, NONE, NONE, NONE), 0, SIGNAL, 0},
+	/* No Landlock right: only a capability the launcher dropped refuses
+	 * them where the caller's own powers would not (the owner or group
+	 * asked, or the times, are the argument after the file). */
+	[CALL_chown] = {"chown", find_attr, 0, 0, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0,
+			CAP_CHOWN_BIT},
+	[CALL_fchown] = {"fchown", find_attr, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, 0,
+			 CAP_CHOWN_BIT},
+	[CALL_lchown] = {"lchown", find_attr, 0, 0, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0,
+			 CAP_CHOWN_BIT},
+	[CALL_fchownat] = {"fchownat", find_attr, 0, 0, ARGS(0, 1, NONE, NONE, 4), 0, 0,
+			   CAP_CHOWN_BIT},
+	[CALL_chmod] = {"chmod", find_attr, 0, 0, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0,
+			CAP_FOWNER_BIT},
+	[CALL_fchmod] = {"fchmod", find_attr, 0, 0, ARGS(0, NONE, NONE, NONE, NONE), 0, 0,
+			 CAP_FOWNER_BIT},
+	[CALL_fchmodat] = {"fchmodat", find_attr, 0, 0, ARGS(0, 1, NONE, NONE, NONE), 0, 0,
+			   CAP_FOWNER_BIT},
+	[CALL_fchmodat2] = {"fchmodat2", find_attr, 0, 0, ARGS(0, 1, NONE, NONE, 3), 0, 0,
+			    CAP_FOWNER_BIT},
+	[CALL_utime] = {"utime", find_attr, 0, 0, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0,
+			CAP_FOWNER_BIT},
+	[CALL_utimes] = {"utimes", find_attr, 0, 0, ARGS(NONE, 0, NONE, NONE, NONE), 0, 0,
+			 CAP_FOWNER_BIT},
+	[CALL_futimesat] = {"futimesat", find_attr, 0, 0, ARGS(0, 1, NONE, NONE, NONE), 0, 0,
+			    CAP_FOWNER_BIT},
+	[CALL_utimensat] = {"utimensat", find_attr, 0, 0, ARGS(0, 1, NONE, NONE, 3), 0, 0,
+			    CAP_FOWNER_BIT},
 };
 
 /* The object a call's descriptor and path arguments name (a path argument
@@ -198,6 +228,23 @@ static void add_other(struct call_result *r, enum need_kind kind, uint64_t right
 	join(n->object, sizeof n->object, name, NULL);
 	n->anchor[0] = '\0';
 	r->nneeds++;
+}
+
+/* A refusal a dropped capability may have made, on the file O: its owner
+ * and group, and for chown those asked (perm.c decides, with the caller's
+ * credentials). */
+static void add_cap(struct call_result *r, uint32_t cap, const struct target *o, uint32_t uid,
+		    uint32_t gid)
+{
+	struct need *n = &r->needs[r->nneeds];
+
+	if (r->nneeds == MAX_NEEDS)
+		return;
+	add_other(r, NEED_CAP, cap, 0, o->object);
+	n->uid = o->exists == 1 ? (uint32_t)o->st.st_uid : (uint32_t)-1;
+	n->gid = o->exists == 1 ? (uint32_t)o->st.st_gid : (uint32_t)-1;
+	n->new_uid = uid;
+	n->new_gid = gid;
 }
 
 /* The make_* right for a file of MODE's type, and the remove_* right. */
@@ -321,8 +368,14 @@ static void find_make(struct call_result *r, const struct call *c)
 	struct target o;
 	uint64_t right = c->right ? c->right : make_right((mode_t)r->args[c->flags]);
 
-	if (target(&o, r, c->fd, c->path, 0) == 0)
-		add_fs(r, right, o.object, o.parent, 0);
+	if (target(&o, r, c->fd, c->path, 0))
+		return;
+	add_fs(r, right, o.object, o.parent, 0);
+	/* Landlock allowed making the device (it refuses with EACCES, first):
+	 * vfs_mknod asks for CAP_MKNOD next, but of no whiteout (0:0) */
+	if (r->ret == -EPERM && right & (FS(MAKE_CHAR) | FS(MAKE_BLOCK)) &&
+	    !(right == FS(MAKE_CHAR) && r->args[c->flags + 1] == 0))
+		add_cap(r, CAP_MKNOD_BIT, &o, -1, -1);
 }
 
 static void find_remove(struct call_result *r, const struct call *c)
@@ -489,6 +542,68 @@ static void find_signal(struct call_result *r, const struct call *c)
 	/* kill(0 or -pgid): a process group, which the sandbox may partly reach */
 	if (pid > 0)
 		add_other(r, NEED_SCOPE, SIGNAL, pid, "");
+}
+
+/* The part of struct statx (linux/stat.h) read here: musl has no statx(). */
+struct statx_head {
+	uint32_t mask, blksize;
+	uint64_t attributes;
+	char rest[256 - 16];
+};
+
+#define STATX_ATTR_LOCKED 0x30 /* STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND */
+
+/* An immutable or append-only file refuses a change of owner, mode or
+ * times with EPERM to every capability (notify_change): no drop's doing. */
+static int attr_locked(const char *path)
+{
+	struct statx_head stx;
+
+	return syscall(SYS_statx, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, 0, &stx) == 0 &&
+	       stx.attributes & STATX_ATTR_LOCKED;
+}
+
+static int sets_times(int call)
+{
+	return call == CALL_utime || call == CALL_utimes || call == CALL_futimesat ||
+	       call == CALL_utimensat;
+}
+
+/* utime, utimes, futimesat and utimensat set the times they are given
+ * (both UTIME_NOW is as none): the owner's or CAP_FOWNER's to do, where
+ * none asks only for the right to write (EACCES, the mode bits'). */
+static int explicit_times(const struct call_result *r, uint64_t times)
+{
+	struct {
+		int64_t sec, nsec;
+	} ts[2];
+
+	if (!times || r->call != CALL_utimensat)
+		return times != 0;
+	return read_tracee(r->tid, times, ts, sizeof ts) == (ssize_t)sizeof ts &&
+	       !(ts[0].nsec == UTIME_NOW && ts[1].nsec == UTIME_NOW);
+}
+
+/*
+ * chown, chmod and utime's families refused with EPERM: the file, its
+ * owner and group, and for chown the ones asked (-1: unchanged). A path of
+ * NULL (utimensat) or "" with AT_EMPTY_PATH is the descriptor itself.
+ */
+static void find_attr(struct call_result *r, const struct call *c)
+{
+	int next = (c->fd > c->path ? c->fd : c->path) + 1; /* the argument after the file */
+	long flags = c->flags >= 0 ? (long)r->args[c->flags] : 0;
+	int follow = r->call != CALL_lchown && !(flags & AT_SYMLINK_NOFOLLOW);
+	int path = c->path >= 0 && !r->args[c->path] ? NONE : c->path;
+	int chown = c->caps == CAP_CHOWN_BIT;
+	struct target o;
+
+	if (r->ret != -EPERM || (sets_times(r->call) && !explicit_times(r, r->args[next])))
+		return;
+	if (target(&o, r, c->fd, path, follow) || o.exists != 1 || attr_locked(o.object))
+		return;
+	add_cap(r, c->caps, &o, chown ? (uint32_t)r->args[next] : (uint32_t)-1,
+		chown ? (uint32_t)r->args[next + 1] : (uint32_t)-1);
 }
 
 /* --learn: the regular file an exec is about to run, found at its entry

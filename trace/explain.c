@@ -23,6 +23,7 @@
 #include "../fd.h"
 #include "../grants.h"
 #include "../hide.h"
+#include "../inherit.h"
 #include "../out.h"
 #include "../seccomp.h"
 #include "never.h"
@@ -55,6 +56,7 @@ struct explainer {
 	struct report report;	/* where it goes */
 	struct out line;
 	struct never never; /* what is never advised */
+	uint64_t dropped;   /* the capabilities the command lost to the launcher */
 };
 
 /* One JSON record out; a record lost makes the report not whole. */
@@ -158,6 +160,7 @@ struct explainer *explain_start(const struct policy *p, const struct table *trac
 	e->line.fd = STDERR_FILENO;
 	e->line.escape = ESCAPE_C;
 	never_start(&e->never);
+	e->dropped = dropped_capabilities(p->asked.keep_caps);
 	resolve_grants(e);
 	return e;
 }
@@ -304,11 +307,14 @@ static uint64_t refused_fs(const struct explainer *e, const struct call_result *
 }
 
 /* A signal to a process outside the traced tree, an abstract socket made
- * outside it: what --scope refuses with EPERM. */
+ * outside it: what --scope refuses with EPERM; or a dropped capability. */
 static uint64_t refused_other(const struct explainer *e, const struct need *n, int err)
 {
 	const struct landlock_ruleset_attr *h = &e->p->kernel.handled;
 
+	/* no Landlock right: EPERM from a capability the launcher took away */
+	if (n->kind == NEED_CAP)
+		return err == EPERM && n->rights & e->dropped ? n->rights : 0;
 	if (n->kind == NEED_NET) {
 		const struct ports *ports = &e->p->asked.net[__builtin_ctzll(n->rights)];
 
@@ -356,7 +362,10 @@ struct fold {
 
 static const struct name *names_of(enum need_kind kind)
 {
-	return kind == NEED_FS ? fs_rights : kind == NEED_NET ? net_rights : scope_names;
+	return kind == NEED_FS	  ? fs_rights
+	       : kind == NEED_NET ? net_rights
+	       : kind == NEED_CAP ? cap_names
+				  : scope_names;
 }
 
 /*
@@ -394,6 +403,10 @@ static void advise(const struct explainer *e, const struct call_result *r, const
 
 	/* every field from this need alone: the record before it wrote here too */
 	*a = (struct advice){0};
+	if (n->kind == NEED_CAP) {
+		a->why = never_keep_caps; /* no grant gives a capability back */
+		return;
+	}
 	if (n->kind == NEED_SCOPE)
 		for (s = scope_names; s->name; s++)
 			if (s->bit == refused)
@@ -499,8 +512,10 @@ static void print_json(struct explainer *e, const struct call_result *r, const s
 		       uint64_t refused, const struct who *w, const struct advice *a,
 		       const struct fold *f)
 {
-	static const char *const kinds[] = {
-		[NEED_FS] = "fs", [NEED_NET] = "net", [NEED_SCOPE] = "scope"};
+	static const char *const kinds[] = {[NEED_FS] = "fs",
+					    [NEED_NET] = "net",
+					    [NEED_SCOPE] = "scope",
+					    [NEED_CAP] = "capability"};
 	struct out o = {.fd = e->json, .escape = ESCAPE_JSON};
 	struct kv kv = {.o = &o, .json = 1};
 	const struct name *right = names_of(n->kind);
@@ -663,6 +678,8 @@ void explain_call(struct explainer *e, struct call_result *r)
 		if (mode == MODE_FIRST || (n->kind == NEED_FS && driver_refuses(r->tid, n->object)))
 			continue;
 		if (n->kind == NEED_SCOPE && n->number && !may_signal(&w, n->number))
+			continue;
+		if (n->kind == NEED_CAP && !cap_refuses(&w, n))
 			continue;
 		advise(e, r, n, refused, &a);
 		a.mode_too = mode == MODE_TOO;

@@ -208,6 +208,7 @@ static void learn_need(struct learner *l, const struct need *n)
 {
 	switch (n->kind) {
 	case NEED_FS: learn_fs(l, n); break;
+	case NEED_CAP: break; /* no grant gives a capability back */
 	case NEED_NET:
 		l->ports[__builtin_ctzll(n->rights)][n->number / 64] |= 1ULL << (n->number % 64);
 		break;

@@ -66,6 +66,12 @@ static const struct {
 	{"/root", TREE, ROOT_WRITE, "root's home: its shell and ssh trust it"},
 };
 
+/* --keep-caps keeps every capability the caller holds, not the one a call
+ * was refused: root stays root, Landlock its only bound. */
+const char never_keep_caps[] =
+	"a capability the launcher drops, which no grant gives back; --keep-caps would keep it "
+	"and every other capability the caller holds (root stays root)";
+
 void never_start(struct never *nv)
 {
 	const char *home = getenv("HOME");

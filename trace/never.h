@@ -15,6 +15,7 @@ struct never {
 };
 
 void never_start(struct never *nv);
+extern const char never_keep_caps[]; /* the why of a refusal a dropped capability made */
 /* Why PATH is never granted (WRITE: a grant that writes), or NULL. */
 const char *never_why(const struct never *nv, const char *path, int write);
 

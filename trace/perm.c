@@ -2,7 +2,8 @@
  * What the kernel refuses before Landlock has a say, so that --explain does
  * not blame the sandbox for it: the mode bits of a file for the caller's
  * filesystem ids and groups, the credentials a signal needs, and a driver
- * that refuses anyway (/dev/tty without a terminal). The ids
+ * that refuses anyway (/dev/tty without a terminal); and what only a
+ * capability the launcher dropped would have allowed. The ids
  * and capabilities are the tracee's, from /proc/TID/status.
  */
 #define _GNU_SOURCE
@@ -154,6 +155,39 @@ int mode_refuses(const struct who *w, const char *path, uint64_t rights)
 	if (bits_refuse(w, path, MAY_X))
 		return MODE_FIRST;
 	return bits_refuse(w, path, wanted(rights)) ? MODE_TOO : 0;
+}
+
+/* The capabilities a refusal can be the drop's, as capabilities(7) names
+ * them (libcap's lower case: the JSON right). */
+const struct name cap_names[] = {
+	{CAP_CHOWN_BIT, "cap_chown", 0, 0},
+	{CAP_FOWNER_BIT, "cap_fowner", 0, 0},
+	{CAP_MKNOD_BIT, "cap_mknod", 0, 0},
+	{0, NULL, 0, 0},
+};
+
+/*
+ * The kernel asks the caller for the capability, which it lacks: a device
+ * to make always; a change of mode or times on a file of someone else's
+ * (inode_owner_or_capable); a change of owner, unless the owner keeps
+ * itself, or of group, unless the owner gives one of its own groups
+ * (chown_ok, chgrp_ok in fs/attr.c).
+ */
+int cap_refuses(const struct who *w, const struct need *n)
+{
+	unsigned long fsuid = nth(w->uid, 3);
+	int owner = n->uid == fsuid, uid_asked = n->new_uid != (uint32_t)-1,
+	    gid_asked = n->new_gid != (uint32_t)-1;
+
+	if (strtoull(w->caps, NULL, 16) & n->rights)
+		return 0; /* it holds it: something else refused the call */
+	switch (n->rights) {
+	case CAP_MKNOD_BIT: return 1;
+	case CAP_FOWNER_BIT: return !owner;
+	default:
+		return (uid_asked && !(owner && n->new_uid == n->uid)) ||
+		       (gid_asked && !(owner && (n->new_gid == n->gid || in_group(w, n->new_gid))));
+	}
 }
 
 /* The kernel's own check before the scope's: the sender's real or

@@ -5,7 +5,7 @@
  *   trace.c    the unconfined parent: ptrace loop, signals, exit status
  *   explain.c  was a failed call the sandbox's doing? one report per denial
  *   perm.c     what the kernel refuses anyway: mode bits, signal credentials,
- *              /dev/tty without a terminal
+ *              /dev/tty without a terminal; a capability the launcher dropped
  *   learn.c    what a run used, written as an @FILE policy
  *   calls.c    the table of watched system calls: what each one needs
  *   tracee.c   the tracee's memory, paths and /proc entries, seen from outside
@@ -57,7 +57,7 @@ struct tracee {
 };
 
 /* What a finished call needed, worked out by calls.c. */
-enum need_kind { NEED_FS = 1, NEED_NET, NEED_SCOPE };
+enum need_kind { NEED_FS = 1, NEED_NET, NEED_SCOPE, NEED_CAP };
 
 struct need {
 	enum need_kind kind;
@@ -70,9 +70,17 @@ struct need {
 	 * socket, named in object as @name). */
 	long number;
 	int first; /* the kernel refuses it before Landlock has a say */
+	/* NEED_CAP (rights: a cap_names bit; object: the file): the file's
+	 * owner and group, and for chown the ones asked (-1: unchanged) */
+	uint32_t uid, gid, new_uid, new_gid;
 };
 
 #define MAX_NEEDS 4 /* an exec: the file, a #! interpreter, its ELF interpreter */
+
+/* The capabilities whose drop --explain names (linux/capability.h's numbers). */
+#define CAP_CHOWN_BIT  (1U << 0)
+#define CAP_FOWNER_BIT (1U << 3)
+#define CAP_MKNOD_BIT  (1U << 27)
 
 /* A rename or link across directories, where Landlock asks for refer and
  * checks that what moves gains no right (explain.c, refused_move). */
@@ -118,6 +126,8 @@ struct call {
 	uint32_t fs;			    /* the rights it may be refused: filesystem, */
 	int8_t fd, path, fd2, path2, flags; /* (argument positions, -1: none) */
 	uint8_t net, scope;		    /* network, scopes */
+	uint32_t caps; /* or the capabilities (bits) whose drop refuses it: explained, never learned
+			*/
 };
 
 extern const struct call calls[NCALLS];
@@ -163,6 +173,9 @@ struct who {
 int read_who(pid_t tid, struct who *w);
 enum { MODE_FIRST = 1, MODE_TOO };
 int mode_refuses(const struct who *w, const char *path, uint64_t rights);
+/* a NEED_CAP: the kernel asks these credentials for the capability, and they lack it */
+int cap_refuses(const struct who *w, const struct need *n);
+extern const struct name cap_names[];
 int may_signal(const struct who *w, long pid);
 int driver_refuses(pid_t tid, const char *path); /* /dev/tty without a terminal */
 

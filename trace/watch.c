@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "../inherit.h"
 #include "../out.h"
 #include "../seccomp.h"
 #include "tracer.h"
@@ -43,12 +44,16 @@ static int is_open(const struct call *c)
 	return c == &calls[CALL_open] || c == &calls[CALL_openat];
 }
 
-/* A call stops when the policy can refuse it a right (--learn: always). */
-static int watched(const struct policy *p, const struct call *c, int reads)
+/* A call stops when the policy can refuse it a right (--learn: always), or
+ * --explain a capability the launcher drops (DROPPED) can, which nothing
+ * learns. */
+static int watched(const struct policy *p, const struct call *c, int reads, uint64_t dropped)
 {
 	const struct landlock_ruleset_attr *h = &p->kernel.handled;
 	uint64_t fs = h->handled_access_fs & ~(reads ? p->kernel.grant_rights[GRANT_RO] : 0);
 
+	if (c->caps)
+		return !p->asked.learn && c->caps & dropped;
 	return p->asked.learn || c->fs & fs || c->net & h->handled_access_net ||
 	       c->scope & h->scoped;
 }
@@ -103,13 +108,14 @@ void watch_calls(const struct policy *p)
 {
 	struct filter f = {.len = 0}, body;
 	int reads = reads_everywhere(p);
+	uint64_t dropped = dropped_capabilities(p->asked.keep_caps);
 	unsigned i, j;
 
 	filter_native_only(&f, SECCOMP_RET_ALLOW);
 	for (i = 0; i < NCALLS; i++) {
 		const struct call *c = &calls[i];
 
-		if (call_nr[i] < 0 || !watched(p, c, reads))
+		if (call_nr[i] < 0 || !watched(p, c, reads, dropped))
 			continue;
 		body.len = 0;
 		emit_body(&body, p, c, reads, SECCOMP_RET_TRACE | i);

@@ -247,6 +247,20 @@ export interface SyscallDenial extends Omit<DenialBase, 'errno'> {
 	remove?: string;
 }
 
+/**
+ * A call only a capability the launcher dropped refuses (`errno` EPERM): a change of owner
+ * (`right` `cap_chown`), of mode or times of someone else's file (`cap_fowner`), a device
+ * made (`cap_mknod`). No grant gives it back: `allow` is empty, and `why` says so.
+ */
+export interface CapabilityDenial extends DenialBase {
+	kind: 'capability';
+	right: 'cap_chown' | 'cap_fowner' | 'cap_mknod';
+	path: string;
+	/** The exact bytes of the path (a path need not be valid UTF-8). */
+	pathBytes: Uint8Array;
+	why: string;
+}
+
 /** The report's last line when more denials happened than it lists (10,000 distinct ones). */
 export interface UnlistedDenials {
 	kind: 'unlisted';
@@ -267,7 +281,14 @@ export interface UnseenCalls {
 	comm: string;
 }
 
-export type Denial = FsDenial | NetDenial | ScopeDenial | SyscallDenial | UnlistedDenials | UnseenCalls;
+export type Denial =
+	| FsDenial
+	| NetDenial
+	| ScopeDenial
+	| SyscallDenial
+	| CapabilityDenial
+	| UnlistedDenials
+	| UnseenCalls;
 
 /**
  * The denials of an `--explain-json` report (its text, or the bytes read from the file), in

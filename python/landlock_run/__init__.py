@@ -6,7 +6,7 @@ command cannot forge, asks it what the kernel enforces and reads its denial repo
 See README.md (the package's description) and landlock-run(1).
 """
 
-from ._denials import Denial, FsDenial, NetDenial, ScopeDenial, SyscallDenial, UnlistedDenials, UnseenCalls, parse_denials
+from ._denials import CapabilityDenial, Denial, FsDenial, NetDenial, ScopeDenial, SyscallDenial, UnlistedDenials, UnseenCalls, parse_denials
 from ._platform import LauncherError, LauncherErrorCode, launcher_path
 from ._policy import (
     POLICY_OPTIONS,
@@ -38,7 +38,7 @@ from ._run import (
 from ._status import ConfinedStatus, Enforcement
 
 __all__ = [
-    "POLICY_OPTIONS", "SCOPES", "SYSCALL_GROUPS", "Arg", "ConfinedCompleted", "ConfinedProcess", "ConfinedProcessError",
+    "POLICY_OPTIONS", "SCOPES", "SYSCALL_GROUPS", "Arg", "CapabilityDenial", "ConfinedCompleted", "ConfinedProcess", "ConfinedProcessError",
     "ConfinedStatus", "ConfinedTimeout", "Denial", "Enforcement", "FsDenial", "LauncherError", "LauncherErrorCode",
     "NetDenial", "NetworkConfined", "PathArg", "Policy", "PolicyDict", "PolicyError", "PolicyLike", "Port", "Ports", "ProbeErrorCode",
     "ProbeResult", "Scope", "ScopeDenial", "SyscallDenial", "SyscallGroup", "UnlistedDenials", "UnseenCalls", "command",

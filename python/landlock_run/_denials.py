@@ -9,7 +9,7 @@ import dataclasses
 import json
 from typing import Literal, TypeAlias, Union
 
-KINDS = ("fs", "net", "scope", "syscall")
+KINDS = ("fs", "net", "scope", "syscall", "capability")
 ERRNOS = ("EACCES", "EPERM", "EXDEV")
 # What the system-call filter answers (--no-network, the baseline): a kernel without it.
 FILTER_ERRNOS = ("EAFNOSUPPORT", "ENOSYS", "EPERM", "EACCES", "EOPNOTSUPP")
@@ -98,6 +98,19 @@ class SyscallDenial(_Denial):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class CapabilityDenial(_Denial):
+    """A call only a capability the launcher dropped refuses (errno EPERM): a change of owner
+    (right cap_chown), of mode or times of someone else's file (cap_fowner), a device made
+    (cap_mknod). No grant gives it back: allow is empty, and why says so."""
+
+    kind: Literal["capability"] = "capability"
+    path: str
+    """The file, a byte that is not UTF-8 as a surrogate escape (os functions take it as is)."""
+    path_bytes: bytes
+    """The path's exact bytes."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class UnlistedDenials:
     """The report's last line when more denials happened than it lists (10,000 distinct ones)."""
 
@@ -118,7 +131,9 @@ class UnseenCalls:
     comm: str
 
 
-Denial: TypeAlias = Union[FsDenial, NetDenial, ScopeDenial, SyscallDenial, UnlistedDenials, UnseenCalls]
+Denial: TypeAlias = Union[
+    FsDenial, NetDenial, ScopeDenial, SyscallDenial, CapabilityDenial, UnlistedDenials, UnseenCalls
+]
 
 
 def _bytes(path: str) -> bytes:
@@ -203,6 +218,10 @@ class _Line:
                 what = "pattern and count are not a fold of processes"
                 pattern, count = self.text("pattern", what), self.integer("count", what, 2)
             return FsDenial(**fields, path=path, path_bytes=_bytes(path), pattern=pattern, count=count)
+        if kind == "capability":
+            if path is None or why is None:
+                raise self.error("a capability refusal without its path or why")
+            return CapabilityDenial(**fields, path=path, path_bytes=_bytes(path))
         if kind == "net":
             return NetDenial(**fields, port=self.integer("port", "a network denial without a port"))
         if kind == "scope":

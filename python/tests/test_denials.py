@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import landlock_run as lr
-from landlock_run import FsDenial, NetDenial, ScopeDenial, SyscallDenial, UnlistedDenials, UnseenCalls, parse_denials
+from landlock_run import CapabilityDenial, FsDenial, NetDenial, ScopeDenial, SyscallDenial, UnlistedDenials, UnseenCalls, parse_denials
 from support import needs_landlock
 
 FS = ('{"kind":"fs","pid":4242,"comm":"sh","syscall":"openat","right":"make_reg","rights":["make_reg"],'
@@ -88,6 +88,22 @@ def test_the_filters_refusals_replace_hidden_unlisted_unseen() -> None:
     for bad in ('{"kind":"unseen","calls":0,"pid":9,"comm":"ssh"}',
                 '{"kind":"syscall","pid":1,"comm":"x","syscall":"s","right":"r","rights":["r"],"errno":"EXDEV","allow":[]}'):  # fmt: skip
         with pytest.raises(ValueError):
+            parse_denials(bad + "\n")
+
+
+# The launcher's own line (root's chown under --explain-json, captured from a run).
+CAPABILITY = '{"kind":"capability","pid":12389,"comm":"chown","syscall":"fchownat","right":"cap_chown","rights":["cap_chown"],"errno":"EPERM","path":"/tmp/capl.qB7Y/w/f","why":"a capability the launcher drops, which no grant gives back; --keep-caps would keep it and every other capability the caller holds (root stays root)"}'  # fmt: skip
+
+
+def test_a_refusal_a_dropped_capability_made_has_its_path_and_why_and_no_allow() -> None:
+    [d] = parse_denials(CAPABILITY + "\n")
+    assert isinstance(d, CapabilityDenial)
+    assert (d.kind, d.right, d.errno, d.syscall, d.allow) == ("capability", "cap_chown", "EPERM", "fchownat", ())
+    assert (d.path, d.path_bytes) == ("/tmp/capl.qB7Y/w/f", b"/tmp/capl.qB7Y/w/f")
+    assert d.why is not None and "--keep-caps" in d.why
+    for bad in (CAPABILITY.replace('"path":"/tmp/capl.qB7Y/w/f",', ""),
+                CAPABILITY.replace('"why"', '"allow":["--keep-caps"],"x"')):  # fmt: skip
+        with pytest.raises(ValueError, match="line 1"):
             parse_denials(bad + "\n")
 
 

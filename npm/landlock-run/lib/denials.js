@@ -3,7 +3,7 @@
 // made (see "DENIAL REPORTS" in landlock-run(1)). parseDenials() turns it into typed
 // objects and gives each path back as its exact bytes.
 
-const KINDS = ['fs', 'net', 'scope', 'syscall'];
+const KINDS = ['fs', 'net', 'scope', 'syscall', 'capability'];
 const ERRNOS = ['EACCES', 'EPERM', 'EXDEV'];
 // What the system-call filter answers (--no-network, the baseline): a kernel without it.
 const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES', 'EOPNOTSUPP'];
@@ -78,6 +78,9 @@ function denial(text, line) {
 			d.count > 1, line, 'pattern and count are not a fold of processes');
 		Object.assign(out, { pattern: d.pattern, count: d.count });
 	}
+	// a capability the launcher dropped: no grant gives it back, so only its why
+	check(d.kind !== 'capability' || (typeof d.path === 'string' && 'why' in d), line,
+		'a capability refusal without its path or why');
 	if (d.kind === 'net') {
 		check(Number.isInteger(d.port), line, 'a network denial without a port');
 		out.port = d.port;

@@ -107,6 +107,19 @@ test('parseDenials: the denials of one kind beneath /proc/PID folded: the patter
 		assert.throws(() => parseDenials(`${bad}\n`), /^TypeError: landlock-run: --explain-json line 1: /);
 });
 
+test('parseDenials: a refusal a dropped capability made (the launcher\'s own line) has its path and why, no allow', () => {
+	const line = '{"kind":"capability","pid":12389,"comm":"chown","syscall":"fchownat","right":"cap_chown","rights":["cap_chown"],"errno":"EPERM","path":"/tmp/capl.qB7Y/w/f","why":"a capability the launcher drops, which no grant gives back; --keep-caps would keep it and every other capability the caller holds (root stays root)"}';
+	const [d] = parseDenials(line + '\n');
+	assert.equal(d.kind, 'capability');
+	assert.equal(d.right, 'cap_chown');
+	assert.equal(d.errno, 'EPERM');
+	assert.equal(d.path, '/tmp/capl.qB7Y/w/f');
+	assert.deepEqual(d.allow, []);
+	assert.match(d.why, /--keep-caps/);
+	for (const bad of [line.replace('"path":"/tmp/capl.qB7Y/w/f",', ''), line.replace('"why":"a capability', '"x":"')])
+		assert.throws(() => parseDenials(bad + '\n'), TypeError, bad);
+});
+
 test('parseDenials: a grant never advised has its why, no allow; both or neither is a TypeError', () => {
 	const head = '{"kind":"fs","pid":7,"comm":"sh","syscall":"openat","right":"write_file","rights":["write_file"],' +
 		'"errno":"EACCES","path":"/proc/7/oom_score_adj"';
