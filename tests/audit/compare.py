@@ -10,7 +10,9 @@ names in its record:
   - signals: the target pid.
 Explanations of what the system-call filter refused ("kind":"syscall") are
 no Landlock denials and have no record: they are kept apart (filter), and
-only their advice is checked, against the tracer's own next report.
+only their advice is checked, against the tracer's own next report. So are
+refusals a capability the launcher dropped made ("kind":"capability"): kept
+apart (capability), each checked to have no Landlock record on its file.
 The report folds the denials of one kind beneath /proc/PID of many
 processes into one record with a "pattern" (/proc/PID/status): its pairs
 name the pattern, and every kernel denial of a /proc/PID path has the
@@ -311,9 +313,10 @@ class Comparison:
     def _explained_side(self):
         self.without_record, self.wrong_pid = [], []
         self.filter = [j for j in self.explained if j.kind == "syscall"]
+        self.capability = [j for j in self.explained if j.kind == "capability"]
         for j in self.explained:
-            if j.kind == "syscall":
-                continue  # the system-call filter's refusal: Landlock logs nothing of it
+            if j.kind in ("syscall", "capability"):
+                continue  # the filter's refusal, a dropped capability's: Landlock logs nothing
             shared = {p for p in j.pairs() if p in self.kpairs}
             if not shared:
                 self.without_record.append(j)

@@ -450,6 +450,12 @@ def compare_workload(ctx, tap, w):
     tap.check(f"{w.name}: each piece of advice, added on its own, makes the kernel allow the "
               f"access ({tally['worked']} of {tally['tried']})", not found.lists["advice"],
               found.details("advice"))
+    caps = [j for c in total for j in c.capability]
+    logged = [j.line for c in total for j in c.capability
+              if any(k.kind == "fs" and k.obj in (j.path, os.path.dirname(j.path)) for k in c.kernel)]
+    if caps or w.name == "dropped-caps":
+        tap.check(f"{w.name}: the refusals of a dropped capability ({len(caps)}) have no Landlock "
+                  "record on their file", caps and not logged, logged)
     home = os.path.realpath(ctx.home)
     never = [f"{j.line} ({why})" for r in ctx.round_runs for j in r.comparison.explained
              for why in [compare.never_advised(*(j.allow + ["", ""])[:2], home,

@@ -860,6 +860,44 @@ class HardLinks(Workload):
                src + [f"stdout: {run.stdout.strip()}", f"links explained: {len(links)}"])
 
 
+class DroppedCaps(Workload):
+    """Root without capabilities in a directory it may write: a change of owner
+    (CAP_CHOWN), of nobody's file's mode and times (CAP_FOWNER), a device
+    (CAP_MKNOD) are refused by the dropped capability, which Landlock never logs
+    (it has no right for them); --explain says so in capability records, kept
+    apart from the denials. Beside them, plain/, where only Landlock refuses."""
+    name = "dropped-caps"
+
+    def make_tree(self, ctx):
+        for d in ("ok", "plain"):
+            os.makedirs(f"{ctx.tree}/{d}")
+        for f in ("mine", "theirs", "times"):
+            write(f"{ctx.tree}/ok/{f}", "x\n")
+        for f in ("theirs", "times"):
+            os.chown(f"{ctx.tree}/ok/{f}", NOBODY, NOBODY)
+
+    def policy(self, ctx):
+        return ["--ro", "/", "--rw", "/dev/null", "--rw", f"{ctx.tree}/ok"]
+
+    def command(self, ctx):
+        t = ctx.tree
+        steps = [f"chown {NOBODY} {t}/ok/mine", f"chmod 600 {t}/ok/theirs",
+                 f"touch -d 2001-01-01 {t}/ok/times", f"mknod {t}/ok/dev c 1 3",
+                 f"touch {t}/plain/new"]
+        return ["bash", "-c", "; ".join(f"{{ {s}; }} 2>/dev/null || echo {s.split()[0]}-refused"
+                                        for s in steps) + "; exit 0"]
+
+    def controls(self, ctx):
+        ctx.reset(self)
+        t = ctx.tree
+        r = subprocess.run(["sh", "-c", f"chown {NOBODY} {t}/ok/mine && chmod 600 {t}/ok/theirs && "
+                            f"touch -d 2001-01-01 {t}/ok/times && mknod {t}/ok/dev c 1 3"],
+                           capture_output=True, text=True)
+        yield ("dropped-caps control: without the launcher root changes the owner, nobody's "
+               "file's mode and times, and makes the device", r.returncode == 0,
+               [f"status {r.returncode}: {r.stderr.strip()}"])
+
+
 class StdoutFile(Workload):
     """The command's stdout, stderr and fd 5 are files outside the grants
     (opened by the caller): echo > /dev/stdout, >> /dev/stdout, > /dev/stderr,
@@ -931,4 +969,4 @@ class AdHoc(Workload):
 ALL = [CBuild(), Git(), Pip(), Npm(), NpmFirstRun(), Battery(), Network(), TcpBindNone(),
        PortZero(), Signals(), AbstractUnix(), Threads(), Tmpfile(), NonDumpable(),
        NonDumpableRoot(), OtherAbi(), IoUring(), Noexec(), Acl(), ProtectedRegular(),
-       ModeBitsAfter(), StdoutFile(), HardLinks(), ProcFold()]
+       ModeBitsAfter(), DroppedCaps(), StdoutFile(), HardLinks(), ProcFold()]
