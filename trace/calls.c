@@ -569,6 +569,19 @@ static int sets_times(int call)
 	       call == CALL_utimensat;
 }
 
+/* The argument after the file: chown's owner (its group next), the times. */
+static int after_file(const struct call *c)
+{
+	return (c->fd > c->path ? c->fd : c->path) + 1;
+}
+
+/* utime's times NULL ask only for the right to write (touch): no dropped
+ * capability refuses such a call, and the child's filter lets it pass. */
+int null_passes(const struct call *c)
+{
+	return sets_times((int)(c - calls)) ? after_file(c) : -1;
+}
+
 /* utime, utimes, futimesat and utimensat set the times they are given
  * (both UTIME_NOW is as none): the owner's or CAP_FOWNER's to do, where
  * none asks only for the right to write (EACCES, the mode bits'). */
@@ -591,7 +604,7 @@ static int explicit_times(const struct call_result *r, uint64_t times)
  */
 static void find_attr(struct call_result *r, const struct call *c)
 {
-	int next = (c->fd > c->path ? c->fd : c->path) + 1; /* the argument after the file */
+	int next = after_file(c);
 	long flags = c->flags >= 0 ? (long)r->args[c->flags] : 0;
 	int follow = r->call != CALL_lchown && !(flags & AT_SYMLINK_NOFOLLOW);
 	int path = c->path >= 0 && !r->args[c->path] ? NONE : c->path;

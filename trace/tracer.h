@@ -135,6 +135,7 @@ extern const int16_t call_nr[NCALLS]; /* on this architecture; -1: none */
 void find_needs(struct call_result *r);
 int exec_file(const struct call_result *entry, char *out);
 int open_makes(const struct call_result *entry);
+int null_passes(const struct call *c); /* an argument whose NULL needs no stop, or -1 */
 
 /* tracee.c */
 struct target {
