@@ -75,6 +75,7 @@ explain_signal        6
 explain_unix          9
 explain_udp           10
 explain_filter        1
+explain_caps          1
 learn                 1
 tiocsti               1
 caps_dropped          1

@@ -116,6 +116,31 @@ c_learn() {
 	unset XDG_CONFIG_HOME
 }
 
+# Root's change of owner, of nobody's file's mode, and a device, which only the
+# capabilities the launcher drops refuse (Landlock has no right for them): named
+# as that capability, with no grant (the call is the one the libc makes: chown or
+# fchownat, chmod or fchmodat, mknod or mknodat, by each architecture's table).
+c_explain_caps() {
+	: >$T/ok/c1
+	: >$T/ok/c3
+	chown 65534 $T/ok/c3
+	r $LR --explain --rw $T/ok -- chown 65534 $T/ok/c1
+	want_rc 1
+	denied "cap_chown $T/ok/c1 (*chown* by chown): not advised: *--keep-caps*"
+	r $LR --explain --rw $T/ok -- chmod 600 $T/ok/c3
+	want_rc 1
+	denied "cap_fowner $T/ok/c3 (*chmod* by chmod): not advised: *"
+	r $LR --explain --rw $T/ok -- mknod $T/ok/c2 c 1 3
+	want_rc 1
+	want_absent $T/ok/c2
+	denied "cap_mknod $T/ok/c2 (mknod* by mknod): not advised: *"
+	# Control: with --keep-caps the same chown works, and nothing is reported.
+	r $LR --explain --keep-caps --rw $T/ok -- chown 65534 $T/ok/c1
+	want_rc 0
+	undenied
+	[ "$(stat -c %u $T/ok/c1)" = 65534 ] || no "--keep-caps: chown left owner $(stat -c %u $T/ok/c1)"
+}
+
 # What the system-call filter refuses is explained, and still refused: the
 # tracer marks the call (on aarch64 through its register set) and the filter
 # refuses it as the command goes on.
