@@ -389,17 +389,20 @@ static int up_step(struct up_walk *walk, struct stat *st)
  * Target I's inode (when it exists, SELF) and those of every directory
  * above it, FD (closed here) being the first, LEN bytes of its canon. A
  * directory met already, and everything above it, is there. T->inodes
- * has room for HIDDEN_DEPTH per target.
+ * has room for HIDDEN_DEPTH per target. 0, or -1 with errno set when a
+ * directory above cannot be opened (gone, for one).
  */
-void add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self)
+int add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self)
 {
 	const struct hidden *h = &t->paths[i];
 	struct hidden_inode *hi;
 	struct up_walk walk;
 	struct stat st;
 
-	if (fstat(fd, &st))
-		die_errno("cannot open %s path %s", t->option, h->path);
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
 	for (;;) {
 		hi = (struct hidden_inode *)find_inode(t, st.st_dev, st.st_ino);
 		if (hi) {
@@ -413,14 +416,17 @@ void add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self
 		if (len == 1)
 			break; /* / is its own parent */
 		if (fd >= 0 && up_begin(&walk, fd, &st, h->canon, len))
-			die_errno("cannot open the directory above %s path %s", t->option, h->path);
+			return -1; /* FD closed */
 		fd = -1;
 		self = 0;
 		len = up_len(h->canon, len);
-		if (up_step(&walk, &st))
-			die_errno("cannot open the directory above %s path %s", t->option, h->path);
+		if (up_step(&walk, &st)) {
+			close(walk.fd);
+			return -1;
+		}
 	}
 	close(fd >= 0 ? fd : walk.fd);
+	return 0;
 }
 
 static void resolve_one(struct request *r, size_t i, char *canon)
@@ -442,7 +448,8 @@ static void resolve_one(struct request *r, size_t i, char *canon)
 		    h->path);
 	struct targets t = hidden_targets(r);
 
-	add_target_inodes(&t, i, fd, (size_t)len, h->exists);
+	if (add_target_inodes(&t, i, fd, (size_t)len, h->exists))
+		die_errno("cannot open the directory above %s path %s", "--hide", h->path);
 	r->nhidden_inodes = t.ninodes;
 }
 

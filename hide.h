@@ -35,8 +35,9 @@ int grant_hides(const struct policy *p, const struct grant *g, int fd, char *can
 size_t expand_grant(const struct policy *p, const struct targets *t, int fd, const char *canon,
 		    uint64_t rights, hide_rule_fn *fn, void *ctx, struct out *verbose);
 /* hide.c's part in setuid.c: target I's inode and those above it (FD, taken;
- * LEN bytes of its canon; SELF: it exists), and what a write grant is to T. */
-void add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self);
+ * LEN bytes of its canon; SELF: it exists; -1 with errno when a directory
+ * above cannot be opened), and what a write grant is to T. */
+int add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self);
 int grant_withholds(const struct targets *t, int fd, char *canon);
 /* --hide's paths as expand_grant takes them. */
 struct targets hidden_targets(const struct request *r);

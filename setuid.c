@@ -149,7 +149,11 @@ static void add_target(struct scan *s, int dir, const char *name, size_t len)
 	h->exists = 1;
 	h->rules = 0;
 	s->used += end + 1;
-	add_target_inodes(s->t, s->t->n - 1, fd, end, 1);
+	if (add_target_inodes(s->t, s->t->n - 1, fd, end, 1)) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			die_errno("cannot open the directories above the setuid file %s", s->path);
+		s->changed = 1; /* one of them renamed since it was listed */
+	}
 	s->path[len] = '\0';
 }
 
