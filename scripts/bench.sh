@@ -59,6 +59,7 @@ mkdir -p "$home/.ssh"
 (cd "$home" && seq 1 100 | sed 's/^/d/' | xargs mkdir && seq 1 99 | sed 's/^/f/' | xargs touch)
 echo secret >"$home/.ssh/id_ed25519"
 mkdir -p "$out/compile" "$out/tmp"
+export TMPDIR=$out/tmp # the write grant the launch, compile and build cases give
 python3 -c 'import os, sys
 for top, n in zip(sys.argv[1:], (0, 10000, 100000)):
     os.makedirs(top)

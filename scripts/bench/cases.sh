@@ -44,7 +44,7 @@ bench compile "$lr $compile_grants -- $compile_cmd"
 bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
 bench compile-tiocsti "$lr $tiocsti_only $compile_grants -- $compile_cmd"
 bench compile-kill-tree "$lr --kill-tree $compile_grants -- $compile_cmd"
-bench compile-private-tmp "$lr ${compile_grants/--rw \/tmp/--private-tmp} -- $compile_cmd"
+bench compile-private-tmp "$lr ${compile_grants/"--rw $out/tmp"/--private-tmp} -- $compile_cmd"
 bench compile-no-unix "$lr --no-unix $compile_grants -- $compile_cmd"
 group find "$srounds" 2
 bench find "$lr $find_grants -- $find_cmd"
