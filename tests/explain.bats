@@ -572,30 +572,35 @@ CAP_WHY="not advised: a capability the launcher drops, which no grant gives back
 
 # caps_tree: ok/ with root's files to chown, nobody's to chmod and touch
 caps_tree() {
-	rm -rf ok && mkdir ok && touch ok/mine ok/grp ok/target ok/fd ok/theirs ok/times ok/now &&
-		ln -s target ok/lnk && chown 65534:65534 ok/theirs ok/times ok/now
+	rm -rf ok && mkdir ok && touch ok/mine ok/grp ok/target ok/fd ok/fdtheirs ok/theirs ok/times ok/now &&
+		ln -s target ok/lnk && chown 65534:65534 ok/fdtheirs ok/theirs ok/times ok/now
 }
 
 @test "root: a change of owner or group, of someone else's mode or times, a device: one line each naming the dropped capability, no grant advised" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: the launcher drops root's capabilities"
 	local script="chown 65534 ok/mine; chown :65534 ok/grp; chown -h 65534 ok/lnk
-		$PYTHON -c 'import os; os.fchown(os.open(\"ok/fd\", os.O_RDONLY), -1, 65534)'
+		$PYTHON -c 'import os
+for call in (lambda: os.fchown(os.open(\"ok/fd\", os.O_RDONLY), -1, 65534),
+             lambda: os.fchmod(os.open(\"ok/fdtheirs\", os.O_RDONLY), 0o600)):
+    try: call()
+    except OSError as e: print(e.strerror)'
 		chmod 600 ok/theirs; touch -h -d 2001-01-01 ok/times; mknod ok/dev c 1 3; true"
 	# Control: without the launcher, root does every one of them.
 	caps_tree
 	run -0 sh -c "set -e; ${script%; true}"
 	assert_equal "$(stat -c %u:%g ok/mine ok/grp ok/fd)" $'65534:0\n0:65534\n0:65534'
-	assert_equal "$(stat -c %u%a ok/lnk ok/theirs)" $'65534777\n65534600'
+	assert_equal "$(stat -c %u%a ok/lnk ok/theirs ok/fdtheirs)" $'65534777\n65534600\n65534600'
 	assert_equal "$(stat -c %Y ok/times)" "$(date -d 2001-01-01 +%s)"
 	assert [ -c ok/dev ]
 	caps_tree
 	explain --ro / --rw "$d/ok" -- sh -c "$script"
-	assert_equal "$(grep -c 'Operation not permitted' <<<"$stderr")" 7
+	assert_equal "$(grep -c 'Operation not permitted' <<<"$stderr"$'\n'"$output")" 8
 	assert_denied \
 		"cap_chown $d/ok/mine (fchownat by chown): $CAP_WHY" \
 		"cap_chown $d/ok/grp (fchownat by chown): $CAP_WHY" \
 		"cap_chown $d/ok/lnk (fchownat by chown): $CAP_WHY" \
 		"cap_chown $d/ok/fd (fchown by python3): $CAP_WHY" \
+		"cap_fowner $d/ok/fdtheirs (fchmod by python3): $CAP_WHY" \
 		"cap_fowner $d/ok/theirs (fchmodat by chmod): $CAP_WHY" \
 		"cap_fowner $d/ok/times (utimensat by touch): $CAP_WHY" \
 		"cap_mknod $d/ok/dev (mknodat by mknod): $CAP_WHY"

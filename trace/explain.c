@@ -57,6 +57,9 @@ struct explainer {
 	struct out line;
 	struct never never; /* what is never advised */
 	uint64_t dropped;   /* the capabilities the command lost to the launcher */
+	int ids_fixed;	    /* the caller's real, effective and saved ids are one: */
+	uid_t uid;	    /* then, without a capability, the command's fsuid and */
+	gid_t gid;	    /* fsgid stay these for the whole run */
 };
 
 /* One JSON record out; a record lost makes the report not whole. */
@@ -148,6 +151,19 @@ static void resolve_grants(struct explainer *e)
 	}
 }
 
+/* Without CAP_SETUID or CAP_SETGID a process may only swap among its real,
+ * effective and saved ids: when they are one, so is its fsuid (fsgid). */
+static void fixed_ids(struct explainer *e)
+{
+	uid_t r, eu, s;
+	gid_t rg, eg, sg;
+
+	e->ids_fixed = getresuid(&r, &eu, &s) == 0 && getresgid(&rg, &eg, &sg) == 0 && r == eu &&
+		       eu == s && rg == eg && eg == sg;
+	e->uid = eu;
+	e->gid = eg;
+}
+
 /* The grants are the caller's, resolved while the tracer still has the
  * caller's powers; the report is created once it has dropped them. */
 struct explainer *explain_start(const struct policy *p, const struct table *tracees)
@@ -161,6 +177,7 @@ struct explainer *explain_start(const struct policy *p, const struct table *trac
 	e->line.escape = ESCAPE_C;
 	never_start(&e->never);
 	e->dropped = dropped_capabilities(p->asked.keep_caps);
+	fixed_ids(e);
 	resolve_grants(e);
 	return e;
 }
@@ -710,6 +727,26 @@ static void report_folds(struct explainer *e)
 		if (e->json >= 0)
 			print_json(e, &r, &f->n, f->refused, &f->w, &f->a, f->count > 1 ? f : NULL);
 	}
+}
+
+/*
+ * At the entry of a watched fchown, fchmod or utimensat on a descriptor:
+ * the file is the command's own, and a chown keeps its owner and gives its
+ * group or the command's, so no dropped capability can refuse the call, and
+ * its exit need not stop (tar and cp -a as root: three such calls a file).
+ */
+int explain_owner_keeps(const struct explainer *e, pid_t tid, int call, const uint64_t *args)
+{
+	uint32_t uid = (uint32_t)args[1], gid = (uint32_t)args[2];
+	struct stat st;
+
+	if (!e->ids_fixed ||
+	    (call != CALL_fchown && call != CALL_fchmod &&
+	     !(call == CALL_utimensat && args[1] == 0)) ||
+	    fd_stat(tid, (int)args[0], &st) || st.st_uid != e->uid)
+		return 0;
+	return call != CALL_fchown || ((uid == (uint32_t)-1 || uid == e->uid) &&
+				       (gid == (uint32_t)-1 || gid == st.st_gid || gid == e->gid));
 }
 
 /* The JSON report is whole once the traced tree is gone (or its end was

@@ -145,12 +145,18 @@ static int refused(struct tracer *tr, struct tracee *t, pid_t tid,
 /* --explain looks at a watched call's exit only when Landlock could
  * refuse it: an ioctl on a file that is no device it never refuses (its
  * IOCTL_DEV right is checked on devices alone), so that call costs one
- * stop, not two. */
+ * stop, not two; nor may a dropped capability refuse a change to a file
+ * the command owns (explain.c). */
 static int never_refused(const struct tracer *tr, pid_t tid,
 			 const struct __ptrace_syscall_info *info)
 {
-	return tr->explainer && info->seccomp.ret_data == CALL_ioctl &&
-	       !fd_is_device(tid, (int)info->seccomp.args[0]);
+	if (!tr->explainer)
+		return 0;
+	if (info->seccomp.ret_data == CALL_ioctl)
+		return !fd_is_device(tid, (int)info->seccomp.args[0]);
+	return calls[info->seccomp.ret_data].caps &&
+	       explain_owner_keeps(tr->explainer, tid, (int)info->seccomp.ret_data,
+				   info->seccomp.args);
 }
 
 static void entered(struct tracer *tr, pid_t tid)

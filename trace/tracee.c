@@ -146,13 +146,19 @@ int proc_tty(pid_t tid)
 /* FD of TID is a character or block device, what Landlock checks
  * IOCTL_DEV on, or cannot be told apart from one (1); what it names now: a
  * thread that moves another file onto FD meanwhile is not seen. */
-int fd_is_device(pid_t tid, int fd)
+int fd_stat(pid_t tid, int fd, struct stat *st)
 {
 	char path[PATH_MAX + 64], num[24];
-	struct stat st;
 
 	proc_path(path, tid, "/fd/", decimal(fd, num));
-	return stat(path, &st) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	return stat(path, st);
+}
+
+int fd_is_device(pid_t tid, int fd)
+{
+	struct stat st;
+
+	return fd_stat(tid, fd, &st) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
 }
 
 /* The calls of processes that made themselves non-dumpable, and the first of

@@ -157,7 +157,8 @@ int proc_tty(pid_t tid); /* tty_nr: 0 without a controlling terminal; -1 */
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
 int fd_is_device(pid_t tid, int fd);
-int set_arg5(pid_t tid, uint64_t value); /* TRACE_MARK, or the value to put back */
+int fd_stat(pid_t tid, int fd, struct stat *st); /* what the tracee's FD is */
+int set_arg5(pid_t tid, uint64_t value);	 /* TRACE_MARK, or the value to put back */
 void dir_of(char *out, const char *path);
 /* the line on the calls of processes that made themselves non-dumpable */
 enum unseen_words { UNSEEN_EXPLAIN, UNSEEN_LEARN, UNSEEN_POLICY };
@@ -225,6 +226,7 @@ struct explainer;
 struct explainer *explain_start(const struct policy *p, const struct table *tracees);
 void explain_open(struct explainer *e);
 void explain_call(struct explainer *e, struct call_result *r);
+int explain_owner_keeps(const struct explainer *e, pid_t tid, int call, const uint64_t *args);
 void explain_finish(struct explainer *e);
 void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf,
 		     const uint64_t *args);
