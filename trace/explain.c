@@ -155,8 +155,8 @@ static void resolve_grants(struct explainer *e)
  * effective and saved ids: when they are one, so is its fsuid (fsgid). */
 static void fixed_ids(struct explainer *e)
 {
-	uid_t r, eu, s;
-	gid_t rg, eg, sg;
+	uid_t r = 0, eu = 0, s = 0;
+	gid_t rg = 0, eg = 0, sg = 0;
 
 	e->ids_fixed = getresuid(&r, &eu, &s) == 0 && getresgid(&rg, &eg, &sg) == 0 && r == eu &&
 		       eu == s && rg == eg && eg == sg;
