@@ -363,6 +363,27 @@ static void file_grant(struct scan *s, const struct stat *st, const char *canon)
 	close(dir);
 }
 
+/*
+ * CANON again, not through a symlink (one swapped in since it was read
+ * would take the search elsewhere): openat2 refusing every symlink, or,
+ * where a filter gives that ENOSYS (this launcher's own baseline, around a
+ * nested one), an openat whose descriptor must read back as CANON.
+ */
+static int reopen_canonical(const char *canon)
+{
+	char back[PATH_MAX];
+	int fd = open_at(AT_FDCWD, canon, O_PATH | O_NOFOLLOW, 1);
+
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+	fd = open_at(AT_FDCWD, canon, O_PATH | O_NOFOLLOW, 0);
+	if (fd < 0 || (path_of_fd(fd, back) >= 0 && strcmp(back, canon) == 0))
+		return fd;
+	close(fd);
+	errno = ELOOP;
+	return -1;
+}
+
 void find_setuid(struct policy *p)
 {
 	struct request *r = &p->asked;
@@ -408,7 +429,7 @@ void find_setuid(struct policy *p)
 		if (!searched(p, i, canons[i], canons))
 			continue;
 		s.g = &r->grants[i];
-		fd = open_at(AT_FDCWD, canons[i], O_PATH | O_NOFOLLOW, 1);
+		fd = reopen_canonical(canons[i]);
 		if (fd < 0 || fstat(fd, &st))
 			die_errno("cannot open %s path %s", s.g->option, s.g->path);
 		if (S_ISDIR(st.st_mode))
