@@ -41,17 +41,19 @@
 #define SCAN_DEPTH (PATH_MAX / 2)
 
 /* What the kernel takes away on write(2) (should_remove_suid): setgid
- * without group execute is mandatory locking, not a privilege. Only a file
- * root's command could open for writing counts: root's own, one its group or
- * anyone may write, or, with --keep-caps (CAP_DAC_OVERRIDE), any. Another
- * owner's gives only that owner's ids, which the owner chose. */
+ * without group execute is mandatory locking, not a privilege. Only root's
+ * own counts, or, with --keep-caps (CAP_DAC_OVERRIDE), any. Another owner's
+ * gives only that owner's ids, which the owner chose; one its group or
+ * anyone may write is open to them outside any sandbox already, and
+ * counting it would let any user (a 4777 file in /tmp) take creating files
+ * in a directory from root's runs. */
 static int privileged(const struct stat *st, int keep_caps)
 {
 	mode_t mode = st->st_mode;
 
 	return S_ISREG(mode) &&
 	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)) &&
-	       (st->st_uid == 0 || (mode & (S_IWGRP | S_IWOTH)) || keep_caps);
+	       (st->st_uid == 0 || keep_caps);
 }
 
 /* Listings held at once (the directories from the grant down to where the

@@ -230,11 +230,16 @@ removed"
 	# command cannot open it for writing: it is not withheld
 	program t/c/theirs 4755
 	chown nobody t/c/theirs && chmod 4755 t/c/theirs
+	# nor is another owner's that anyone may write (anyone outside may map it
+	# already): a user's 4777 file in /tmp takes nothing from root's --rw /tmp
+	program t/c/open 4777
+	chown nobody t/c/open && chmod 4777 t/c/open
 	run -0 --separate-stderr "$LR" -v --ro / --rw t -- true
-	[[ $stderr == *"landlock-run setuid: 2 setuid or setgid files beneath the write grants are withheld from writing (the first $PWD/t/"*"), 2 rules around them; files made later in the directories on the way cannot be written; 3 files searched"* ]] || fail "$stderr"
+	[[ $stderr == *"landlock-run setuid: 2 setuid or setgid files beneath the write grants are withheld from writing (the first $PWD/t/"*"), 2 rules around them; files made later in the directories on the way cannot be written; 4 files searched"* ]] || fail "$stderr"
+	run -0 "$LR" --ro / --rw t -- sh -c 'echo x >t/c/new' # t/c is not on the way
 	# with --keep-caps root's command may write any file: every owner's counts
 	run -0 --separate-stderr "$LR" -v --keep-caps --ro / --rw t -- true
-	[[ $stderr == *"landlock-run setuid: 3 setuid or setgid files"* ]] || fail "$stderr"
+	[[ $stderr == *"landlock-run setuid: 4 setuid or setgid files"* ]] || fail "$stderr"
 	run -0 --separate-stderr "$LR" -v --ro / --rw t --allow-syscalls metadata -- true
 	[[ $stderr != *"landlock-run setuid:"* ]] || fail "$stderr"
 	command -v strace >/dev/null || skip "no strace"
