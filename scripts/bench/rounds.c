@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -139,6 +140,24 @@ static void run(const struct bench_case *c, int null, long long *wall, long long
 	       ru.ru_stime.tv_usec;
 }
 
+/*
+ * The cases run as a harness runs them, without a controlling terminal: on
+ * one (make bench typed at a shell) every plain launcher run would be the
+ * whole-tree mode, which keeps the terminal the caller's. TIOCNOTTY lets go
+ * of it for this process and what it starts; the terminal's ^C still
+ * reaches this process group.
+ */
+static void no_terminal(void)
+{
+	int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (tty < 0)
+		return; /* none */
+	if (ioctl(tty, TIOCNOTTY) != 0)
+		die("cannot let go of the controlling terminal (TIOCNOTTY)");
+	close(tty);
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench_case cases[MAX_CASES];
@@ -157,6 +176,7 @@ int main(int argc, char **argv)
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (rounds < 1 || warmup < 0 || n == 0 || !out || null < 0)
 		die("bad arguments, no cases, or cannot open OUT or /dev/null");
+	no_terminal();
 	for (r = -warmup; r < rounds; r++)
 		for (i = 0; i < n; i++) {
 			const struct bench_case *c = &cases[((size_t)(r + warmup) + i) % n];
