@@ -18,7 +18,7 @@ include $(PLATFORM)
 
 # The plain run's code first, the tracer's (--explain, --learn) after it: a run that
 # does not trace touches fewer pages.
-SRCS   := landlock-run.c argfile.c probe.c grants.c hide.c setuid.c tmpdir.c guard.c abi.c supervise.c where.c seccomp.c inherit.c \
+SRCS   := landlock-run.c argfile.c probe.c grants.c hide.c tmpdir.c guard.c abi.c supervise.c where.c seccomp.c inherit.c \
           interp.c fd.c out.c $(addprefix trace/,trace.c watch.c box.c explain.c never.c perm.c learn.c \
           fold.c calls.c tracee.c table.c report.c)
 HDRS   := $(wildcard *.h platform/*.h trace/*.h)

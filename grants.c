@@ -144,10 +144,8 @@ static uint64_t add_path_rule(const struct policy *p, int ruleset, const struct 
 }
 
 /* -v: what the user wrote, what it resolved to, the rights it got; on how
- * many entries around the hidden paths or the setuid files (AROUND) when it
- * was expanded (else -1). */
-static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t rights, long entries,
-			const char *around)
+ * many entries around the hidden paths when it was expanded (else -1). */
+static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t rights, long entries)
 {
 	char target[PATH_MAX];
 
@@ -164,7 +162,7 @@ static void print_grant(struct out *o, const struct grant *g, int fd, uint64_t r
 	put_names(o, fs_rights, rights, 0);
 	outf(o, "%s", rights ? "" : "none"); /* --unix below ABI 9 */
 	if (entries >= 0)
-		outf(o, " on %ld entries around the %s", entries, around);
+		outf(o, " on %ld entries around the hidden paths", entries);
 	outf(o, "\n");
 }
 
@@ -182,45 +180,19 @@ static int add_entry_rule(void *ctx, int fd, uint64_t rights, size_t hidden)
 	return (int)landlock_add_rule(s->ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
 }
 
-/* A write grant that is a setuid file keeps what its walk would leave it. */
-static uint64_t add_file_rule(const struct policy *p, int ruleset, const struct grant *g, int fd)
-{
-	struct landlock_path_beneath_attr rule = {
-		.allowed_access = p->kernel.grant_rights[g->kind] & p->kernel.file_rights &
-				  ~p->asked.setuid.withheld,
-		.parent_fd = fd,
-	};
-
-	if (rule.allowed_access && landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0))
-		die_errno("cannot add the rule for %s path %s", g->option, g->path);
-	return rule.allowed_access;
-}
-
-/* A grant's rules: one on its path, or, with hidden paths (or, for root's
- * write grant, setuid files) beneath it, one on each entry around them
- * (hide.c); *ENTRIES says how many, or -1; *AROUND what. */
+/* A grant's rules: one on its path, or, with hidden paths beneath it, one on
+ * each entry around them (hide.c); *ENTRIES says how many, or -1. */
 static uint64_t add_grant_rules(const struct policy *p, int ruleset, const struct grant *g, int fd,
-				long *entries, const char **around, struct out *verbose)
+				long *entries, struct out *verbose)
 {
-	const struct targets *t = &p->asked.setuid;
 	struct kernel_sink sink = {ruleset, p->asked.hidden};
-	struct targets hide = hidden_targets(&p->asked);
 	char canon[PATH_MAX];
 	uint64_t rights = p->kernel.grant_rights[g->kind];
-	int walk = 0;
 
-	if (p->asked.nhidden && grant_hides(p, g, fd, canon))
-		t = &hide;
-	else if ((rights & t->withheld) && (walk = grant_withholds(t, fd, canon)) < 0)
-		die_errno("cannot check %s path %s for setuid files", g->option, g->path);
-	else if (walk == 2)
-		return add_file_rule(p, ruleset, g, fd);
-	else if (!walk)
+	if (!grant_hides(p, g, fd, canon))
 		return add_path_rule(p, ruleset, g, fd);
-	sink.hidden = t->paths;
-	*around = t == &hide ? "hidden paths" : "setuid files";
-	*entries = (long)expand_grant(p, t, fd, canon, rights, add_entry_rule, &sink, verbose);
-	return rights & (t == &hide ? ~0ULL : ~t->withheld);
+	*entries = (long)expand_grant(p, fd, canon, rights, add_entry_rule, &sink, verbose);
+	return rights;
 }
 
 /* Grant I of the run: the user's in command-line order, then, without
@@ -236,27 +208,6 @@ const struct grant *grant_number(const struct request *r, size_t i)
 	return i == r->ngrants && r->nhidden && !r->reads_granted ? &implied : NULL;
 }
 
-/* -v, where root's write grants were searched: how many setuid files are
- * withheld from writing, the first, and what the search cost. */
-static void print_setuid(struct out *o, const struct request *r)
-{
-	const struct targets *t = &r->setuid;
-	size_t i, rules = 0;
-
-	for (i = 0; i < t->n; i++)
-		rules += t->paths[i].rules;
-	outf(o,
-	     "landlock-run setuid: %zu setuid or setgid files beneath the write grants are "
-	     "withheld from writing",
-	     t->n);
-	if (t->n)
-		outf(o,
-		     " (the first %s), %zu rules around them; files made later in the "
-		     "directories on the way cannot be written",
-		     t->paths[0].canon, rules);
-	outf(o, "; %ld files searched\n", r->setuid_searched);
-}
-
 static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose)
 {
 	const struct request *r = &p->asked;
@@ -268,19 +219,16 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 		int fd = open_grant(g, r->no_symlinks, &batch);
 		uint64_t rights = 0;
 		long entries = -1;
-		const char *around = NULL;
 
 		if (fd >= 0 && p->asked.guards && g->kind != GRANT_RO)
 			check_guards(&p->asked, g, fd);
 		if (fd >= 0 && g->kind == GRANT_RW)
 			check_policy_dirs(&p->asked, g, fd);
 		if (fd >= 0)
-			rights = r->nhidden || r->setuid.n
-					 ? add_grant_rules(p, ruleset, g, fd, &entries, &around,
-							   verbose)
-					 : add_path_rule(p, ruleset, g, fd);
+			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, &entries, verbose)
+					    : add_path_rule(p, ruleset, g, fd);
 		if (verbose)
-			print_grant(verbose, g, fd, rights, entries, around);
+			print_grant(verbose, g, fd, rights, entries);
 		if (fd >= 0)
 			add_to_batch(&batch, fd);
 	}
@@ -289,8 +237,6 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 		outf(verbose, "landlock-run hide: --hide %s -> %s%s: %zu rules\n",
 		     r->hidden[i].path, r->hidden[i].canon,
 		     r->hidden[i].exists ? "" : " (does not exist)", r->hidden[i].rules);
-	if (verbose && r->setuid.paths)
-		print_setuid(verbose, r);
 }
 
 /* --private-tmp: every right of --rw, on the descriptor made and checked

@@ -44,7 +44,9 @@
  * listing_tells_inodes names) is whole when it leaves room for one more. */
 #define MAX_RECORD ((offsetof(struct dir_record, name) + NAME_MAX + 1 + 7) & ~(size_t)7)
 
-#define HIDDEN_NAME (2 * PATH_MAX + 48) /* name_inode's */
+/* Directories above a hidden path, itself included, at most. */
+#define HIDDEN_DEPTH 256
+#define HIDDEN_NAME  (2 * PATH_MAX + 48) /* name_inode's */
 
 void add_hidden(struct request *r, const char *path)
 {
@@ -295,20 +297,13 @@ static void append_missing(const struct hidden *h, int fd, const char *rest, cha
 	}
 }
 
-/* --hide's paths as the walk takes them. */
-struct targets hidden_targets(const struct request *r)
-{
-	return (struct targets){r->hidden,    r->nhidden, r->hidden_inodes, r->nhidden_inodes,
-				~(uint64_t)0, 0,	  "--hide"};
-}
-
-static const struct hidden_inode *find_inode(const struct targets *t, dev_t dev, ino_t ino)
+static const struct hidden_inode *find_inode(const struct request *r, dev_t dev, ino_t ino)
 {
 	size_t i;
 
-	for (i = 0; i < t->ninodes; i++)
-		if (t->inodes[i].ino == ino && t->inodes[i].dev == dev)
-			return &t->inodes[i];
+	for (i = 0; i < r->nhidden_inodes; i++)
+		if (r->hidden_inodes[i].ino == ino && r->hidden_inodes[i].dev == dev)
+			return &r->hidden_inodes[i];
 	return NULL;
 }
 
@@ -386,47 +381,41 @@ static int up_step(struct up_walk *walk, struct stat *st)
 }
 
 /*
- * Target I's inode (when it exists, SELF) and those of every directory
+ * Hidden path I's inode (when it exists, SELF) and those of every directory
  * above it, FD (closed here) being the first, LEN bytes of its canon. A
- * directory met already, and everything above it, is there. T->inodes
- * has room for HIDDEN_DEPTH per target. 0, or -1 with errno set when a
- * directory above cannot be opened (gone, for one).
+ * directory met already, and everything above it, is there.
  */
-int add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self)
+static void add_inodes(struct request *r, size_t i, int fd, size_t len, int self)
 {
-	const struct hidden *h = &t->paths[i];
+	const struct hidden *h = &r->hidden[i];
 	struct hidden_inode *hi;
 	struct up_walk walk;
 	struct stat st;
 
-	if (fstat(fd, &st)) {
-		close(fd);
-		return -1;
-	}
+	if (fstat(fd, &st))
+		die_errno("cannot open %s path %s", "--hide", h->path);
 	for (;;) {
-		hi = (struct hidden_inode *)find_inode(t, st.st_dev, st.st_ino);
+		hi = (struct hidden_inode *)find_inode(r, st.st_dev, st.st_ino);
 		if (hi) {
 			hi->self |= self;
 			break;
 		}
-		if (t->ninodes == t->n * HIDDEN_DEPTH)
-			die("%s %s: its path goes through more than %d directories", t->option,
-			    h->path, HIDDEN_DEPTH);
-		t->inodes[t->ninodes++] = (struct hidden_inode){st.st_dev, st.st_ino, i, len, self};
+		if (r->nhidden_inodes == r->nhidden * HIDDEN_DEPTH)
+			die("--hide %s: its path goes through more than %d directories", h->path,
+			    HIDDEN_DEPTH);
+		r->hidden_inodes[r->nhidden_inodes++] =
+			(struct hidden_inode){st.st_dev, st.st_ino, i, len, self};
 		if (len == 1)
 			break; /* / is its own parent */
 		if (fd >= 0 && up_begin(&walk, fd, &st, h->canon, len))
-			return -1; /* FD closed */
+			die_errno("cannot open the directory above %s path %s", "--hide", h->path);
 		fd = -1;
 		self = 0;
 		len = up_len(h->canon, len);
-		if (up_step(&walk, &st)) {
-			close(walk.fd);
-			return -1;
-		}
+		if (up_step(&walk, &st))
+			die_errno("cannot open the directory above %s path %s", "--hide", h->path);
 	}
 	close(fd >= 0 ? fd : walk.fd);
-	return 0;
 }
 
 static void resolve_one(struct request *r, size_t i, char *canon)
@@ -446,11 +435,7 @@ static void resolve_one(struct request *r, size_t i, char *canon)
 		die("--hide %s hides /: Landlock withholds a path by granting what is around it, "
 		    "and nothing is around /",
 		    h->path);
-	struct targets t = hidden_targets(r);
-
-	if (add_target_inodes(&t, i, fd, (size_t)len, h->exists))
-		die_errno("cannot open the directory above %s path %s", "--hide", h->path);
-	r->nhidden_inodes = t.ninodes;
+	add_inodes(r, i, fd, (size_t)len, h->exists);
 }
 
 void resolve_hidden(struct request *r)
@@ -467,18 +452,18 @@ void resolve_hidden(struct request *r)
 		resolve_one(r, i, canon + i * PATH_MAX);
 }
 
-/* The target HI is, or the directory above one, for messages. */
-static void name_inode(const struct targets *t, const struct hidden_inode *hi, char *out)
+/* The hidden path HI is, or the directory above one, for messages. */
+static void name_inode(const struct request *r, const struct hidden_inode *hi, char *out)
 {
-	const struct hidden *h = &t->paths[hi->hidden];
+	const struct hidden *h = &r->hidden[hi->hidden];
 
 	char dir[PATH_MAX];
 
 	copy_span(dir, sizeof dir, h->canon, hi->len);
 	if (hi->self)
-		join(out, HIDDEN_NAME, t->option, " ", h->path, NULL);
+		join(out, HIDDEN_NAME, "--hide ", h->path, NULL);
 	else
-		join(out, HIDDEN_NAME, dir, ", a directory above ", t->option, " ", h->path, NULL);
+		join(out, HIDDEN_NAME, dir, ", a directory above --hide ", h->path, NULL);
 }
 
 /* ST is --private-tmp's /tmp, which a grant may lie within (only with
@@ -507,16 +492,15 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 {
 	char name[HIDDEN_NAME];
 	const struct hidden_inode *hi;
-	struct targets t = hidden_targets(r);
 	struct up_walk walk;
 	struct stat st;
 	size_t at = len;
 
 	if (fstat(fd, &st))
 		die_errno("cannot check %s path %s", g->option, g->path);
-	hi = find_inode(&t, st.st_dev, st.st_ino);
+	hi = find_inode(r, st.st_dev, st.st_ino);
 	if (hi && (hi->self || !expanded)) {
-		name_inode(&t, hi, name);
+		name_inode(r, hi, name);
 		die("%s %s is the same %s as %s (a hard link or a bind mount): its rule would "
 		    "reveal what is hidden; grant what is needed beside the hidden path instead",
 		    g->option, g->path, S_ISDIR(st.st_mode) ? "directory" : "file", name);
@@ -531,7 +515,7 @@ static void check_alias(const struct request *r, const struct grant *g, int fd, 
 		at = up_len(canon, at);
 		if (up_step(&walk, &st))
 			die_errno("cannot check %s path %s", g->option, g->path);
-		hi = find_inode(&t, st.st_dev, st.st_ino);
+		hi = find_inode(r, st.st_dev, st.st_ino);
 		if (hi && hi->self && !implicit_inode(r, &st))
 			die("%s %s is within --hide %s through %.*s (a bind mount): it would "
 			    "reveal "
@@ -582,41 +566,39 @@ int grant_hides(const struct policy *p, const struct grant *g, int fd, char *can
 	return found;
 }
 
-/* Target I is walked around unless another one withholds it already: one
+/* Hidden path I is walked around unless another one hides it already: one
  * it is beneath, or the same path given earlier. */
-static int walked(const struct targets *t, size_t i)
+static int walked(const struct request *r, size_t i)
 {
-	const char *h = t->paths[i].canon;
+	const char *h = r->hidden[i].canon;
 	size_t j;
 
-	for (j = 0; j < t->n && !t->files; j++)
-		if (j != i && within(h, t->paths[j].canon) &&
-		    (j < i || strcmp(h, t->paths[j].canon)))
+	for (j = 0; j < r->nhidden; j++)
+		if (j != i && within(h, r->hidden[j].canon) &&
+		    (j < i || strcmp(h, r->hidden[j].canon)))
 			return 0;
 	return 1;
 }
 
-/* The directory D (LEN bytes) is on the way to a target walked before
- * target I, within the same grant: it is listed already. Files found by one
- * walk need only the one before to be asked: those beneath D are
- * consecutive. */
-static int listed(const struct targets *t, size_t i, const char *d, size_t len)
+/* The directory D (LEN bytes) is on the way to a hidden path walked before
+ * hidden path I, within the same grant: it is listed already. */
+static int listed(const struct request *r, size_t i, const char *d, size_t len)
 {
 	size_t j;
 
-	for (j = t->files && i ? i - 1 : 0; j < i; j++)
-		if (beneath(t->paths[j].canon, d, len) && walked(t, j))
+	for (j = 0; j < i; j++)
+		if (beneath(r->hidden[j].canon, d, len) && walked(r, j))
 			return 1;
 	return 0;
 }
 
-/* The entry NAME of directory D (LEN bytes) is a target or holds one. */
-static int leads_to_target(const struct targets *t, const char *d, size_t len, const char *name)
+/* The entry NAME of directory D (LEN bytes) is a hidden path or holds one. */
+static int leads_to_hidden(const struct request *r, const char *d, size_t len, const char *name)
 {
 	size_t n = strlen(name), i;
 
-	for (i = 0; i < t->n; i++) {
-		const char *rest = beneath(t->paths[i].canon, d, len);
+	for (i = 0; i < r->nhidden; i++) {
+		const char *rest = beneath(r->hidden[i].canon, d, len);
 
 		if (rest && strncmp(rest, name, n) == 0 && (rest[n] == '/' || rest[n] == '\0'))
 			return 1;
@@ -624,17 +606,16 @@ static int leads_to_target(const struct targets *t, const char *d, size_t len, c
 	return 0;
 }
 
-/* One grant's walk around the targets beneath it. */
+/* One grant's walk around the hidden paths beneath it. */
 struct walk {
 	const struct policy *p;
-	const struct targets *t;
 	int grant;  /* its descriptor, */
 	size_t len; /* the length of its canonical path */
 	uint64_t rights;
 	hide_rule_fn *fn;
 	void *ctx;
 	struct out *verbose;
-	size_t hidden; /* the target walked now */
+	size_t hidden; /* the hidden path walked now */
 	struct fd_batch batch;
 	size_t rules;
 	dev_t dev;	/* of the directory listed now, */
@@ -708,16 +689,16 @@ static void add_entry(struct walk *w, const struct hidden *h, size_t len, int di
 	if (fd < 0 || (!known && fstat(fd, &st)))
 		die_errno("--hide %s: cannot add a rule for %.*s/%s", h->path,
 			  (int)(len > 1 ? len : 0), h->canon, d->name);
-	hi = find_inode(w->t, st.st_dev, st.st_ino);
+	hi = find_inode(&w->p->asked, st.st_dev, st.st_ino);
 	if (hi && w->verbose) {
-		name_inode(w->t, hi, name);
+		name_inode(&w->p->asked, hi, name);
 		outf(w->verbose,
-		     "landlock-run %s: %.*s/%s is the same inode as %s: it gets no rule, %s\n",
-		     w->t->files ? "setuid" : "hide", (int)(len > 1 ? len : 0), h->canon, d->name,
-		     name, w->t->files ? "so it is not writable either" : "so it is hidden too");
+		     "landlock-run hide: %.*s/%s is the same inode as %s: it gets no rule, so it "
+		     "is hidden too\n",
+		     (int)(len > 1 ? len : 0), h->canon, d->name, name);
 	}
 	if (!hi && !S_ISLNK(st.st_mode) && add_rule_on(w, fd, &st))
-		die_errno("%s %s: cannot add a rule for %.*s/%s", w->t->option, h->path,
+		die_errno("--hide %s: cannot add a rule for %.*s/%s", h->path,
 			  (int)(len > 1 ? len : 0), h->canon, d->name);
 	add_to_batch(&w->batch, fd);
 }
@@ -751,7 +732,7 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 	if (dir < 0 && errno == EACCES)
 		return 1; /* the caller cannot list it: nothing in it is granted */
 	if (dir < 0 || fstat(dir, &st))
-		die_errno("%s %s: cannot list %.*s", w->t->option, h->path, (int)len, h->canon);
+		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
 	if (!w->known_fs || st.st_dev != w->dev) /* one fstatfs per file system */
 		w->listed_ino = listing_tells_inodes(dir);
 	w->dev = st.st_dev;
@@ -764,9 +745,10 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 			    (!d->name[1] || (d->name[1] == '.' && !d->name[2])))
 				continue;
 			if (++entries > MAX_ENTRIES)
-				die("%s %s: %.*s has more than %d entries, one rule each",
-				    w->t->option, h->path, (int)len, h->canon, MAX_ENTRIES);
-			if (d->type != DT_LNK && !leads_to_target(w->t, h->canon, len, d->name))
+				die("--hide %s: %.*s has more than %d entries, one rule each",
+				    h->path, (int)len, h->canon, MAX_ENTRIES);
+			if (d->type != DT_LNK &&
+			    !leads_to_hidden(&w->p->asked, h->canon, len, d->name))
 				add_entry(w, h, len, dir, d);
 		}
 		if (w->listed_ino && (size_t)n + MAX_RECORD <= sizeof buf) {
@@ -775,31 +757,26 @@ static int list_around(struct walk *w, const struct hidden *h, size_t len)
 		}
 	}
 	if (n < 0 || close(dir))
-		die_errno("%s %s: cannot list %.*s", w->t->option, h->path, (int)len, h->canon);
+		die_errno("--hide %s: cannot list %.*s", h->path, (int)len, h->canon);
 	return 1;
 }
 
-/* The grant itself keeps what no target beneath it withholds: for --hide
- * nothing, around setuid files all but writing, which then covers the
- * directories on the way and the files themselves. */
-size_t expand_grant(const struct policy *p, const struct targets *t, int fd, const char *canon,
-		    uint64_t rights, hide_rule_fn *fn, void *ctx, struct out *verbose)
+size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t rights,
+		    hide_rule_fn *fn, void *ctx, struct out *verbose)
 {
-	struct walk w = {p, t, fd, strlen(canon), rights, fn, ctx, verbose, 0, {.n = 0}, 0,
-			 0, 0, 0};
+	const struct request *r = &p->asked;
+	struct walk w = {p, fd, strlen(canon), rights, fn, ctx, verbose, 0, {.n = 0}, 0, 0, 0, 0};
 	const char *h, *slash;
 	size_t len;
 
-	if ((rights & ~t->withheld) && fn(ctx, fd, rights & ~t->withheld, 0))
-		die_errno("cannot add the rule for %s", canon);
-	for (; w.hidden < t->n; w.hidden++) {
-		h = t->paths[w.hidden].canon;
-		if (!beneath(h, canon, w.len) || !walked(t, w.hidden))
+	for (; w.hidden < r->nhidden; w.hidden++) {
+		h = r->hidden[w.hidden].canon;
+		if (!beneath(h, canon, w.len) || !walked(r, w.hidden))
 			continue;
 		/* G, then each directory below it down to H's parent */
 		for (len = w.len;; len = (size_t)(slash - h)) {
-			if (!listed(t, w.hidden, h, len) &&
-			    !list_around(&w, &t->paths[w.hidden], len))
+			if (!listed(r, w.hidden, h, len) &&
+			    !list_around(&w, &r->hidden[w.hidden], len))
 				break;
 			slash = strchr(h + len + (len > 1), '/');
 			if (!slash)
@@ -808,32 +785,4 @@ size_t expand_grant(const struct policy *p, const struct targets *t, int fd, con
 	}
 	close_batch(&w.batch);
 	return w.rules;
-}
-
-/*
- * What the targets T make of the write grant opened as FD: 0 nothing; 1 a
- * directory holding some (beneath its canonical path, filled into CANON,
- * PATH_MAX) or the same inode as a directory above one (a bind mount), to
- * be walked around; 2 a file that is one, to keep all but what T withholds.
- */
-int grant_withholds(const struct targets *t, int fd, char *canon)
-{
-	const struct hidden_inode *hi;
-	struct stat st;
-	size_t i, len;
-
-	if (!t->n)
-		return 0;
-	if (fstat(fd, &st))
-		return -1;
-	hi = find_inode(t, st.st_dev, st.st_ino);
-	if (!S_ISDIR(st.st_mode))
-		return hi && hi->self ? 2 : 0;
-	if (path_of_fd(fd, canon) < 0)
-		return -1;
-	len = strlen(canon);
-	for (i = 0; i < t->n && !hi; i++)
-		if (beneath(t->paths[i].canon, canon, len))
-			return 1;
-	return hi ? 1 : 0;
 }

@@ -17,9 +17,6 @@
 
 struct out;
 
-/* Directories above a target, itself included, at most. */
-#define HIDDEN_DEPTH 256
-
 typedef int hide_rule_fn(void *ctx, int fd, uint64_t rights, size_t hidden);
 void add_hidden(struct request *r, const char *path);
 /* fills canon and exists, and hidden_inodes */
@@ -29,18 +26,10 @@ void resolve_hidden(struct request *r);
  * inode (an alias of a hidden path or of a directory above one), is a usage
  * error. */
 int grant_hides(const struct policy *p, const struct grant *g, int fd, char *canon);
-/* The walk around the targets T (--hide's, or setuid.c's) beneath the grant
- * FD at CANON: an entry that is the same inode as a target or a directory
- * above one gets no rule; -v (VERBOSE, or NULL) names it. */
-size_t expand_grant(const struct policy *p, const struct targets *t, int fd, const char *canon,
-		    uint64_t rights, hide_rule_fn *fn, void *ctx, struct out *verbose);
-/* hide.c's part in setuid.c: target I's inode and those above it (FD, taken;
- * LEN bytes of its canon; SELF: it exists; -1 with errno when a directory
- * above cannot be opened), and what a write grant is to T. */
-int add_target_inodes(struct targets *t, size_t i, int fd, size_t len, int self);
-int grant_withholds(const struct targets *t, int fd, char *canon);
-/* --hide's paths as expand_grant takes them. */
-struct targets hidden_targets(const struct request *r);
+/* An entry that is the same inode as a hidden path or a directory above one
+ * gets no rule; -v (VERBOSE, or NULL) names it. */
+size_t expand_grant(const struct policy *p, int fd, const char *canon, uint64_t rights,
+		    hide_rule_fn *fn, void *ctx, struct out *verbose);
 /* The hidden path CANON is, or is beneath; NULL if none. */
 const struct hidden *hidden_at(const struct request *r, const char *canon);
 /* Below ABI 9, without --no-unix: a line on stderr for each hidden path

@@ -38,7 +38,6 @@
 #include "out.h"
 #include "probe.h"
 #include "seccomp.h"
-#include "setuid.h"
 #include "status.h"
 #include "supervise.h"
 #include "tmpdir.h"
@@ -59,8 +58,7 @@ static const char usage_text[] =
 	"Filesystem:\n"
 	"  --ro PATH            read files, list directories and execute beneath PATH\n"
 	"  --rw PATH            every handled right beneath PATH: also write, truncate,\n"
-	"                       create, remove, rename, device ioctl, connect to sockets;\n"
-	"                       for root, not writing the setuid files beneath it\n"
+	"                       create, remove, rename, device ioctl, connect to sockets\n"
 	"  --ro-try PATH        like --ro, but skip PATH when it does not exist\n"
 	"  --rw-try PATH        like --rw, but skip PATH when it does not exist\n"
 	"  --hide PATH          withhold PATH from reading, listing and executing, even\n"
@@ -814,7 +812,6 @@ int main(int argc, char **argv)
 		hide_host_tmp(&p.asked, private_tmp_make(&p.asked, &tmp));
 	plan_policy(&p, detect_abi());
 	resolve_hidden(&p.asked);
-	find_setuid(&p); /* root's, beneath write grants: withheld from writing */
 	warn_hidden_sockets(&p);
 	if (p.asked.verbose) {
 		verbose = &err;

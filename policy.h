@@ -71,27 +71,9 @@ struct hidden {
 struct hidden_inode {
 	dev_t dev;
 	ino_t ino;
-	size_t hidden; /* the index in its targets' paths */
+	size_t hidden; /* the index in request.hidden */
 	size_t len;
 	int self; /* the hidden path itself, not a directory above it */
-};
-
-/*
- * Paths a grant is walked around (hide.c), and the inodes no rule carrying
- * what is WITHHELD may land on: --hide's (every right withheld), or root's
- * setuid and setgid files beneath write grants (setuid.c: writing and
- * truncating withheld). FILES: distinct files in the order of one depth-first
- * walk, so none is beneath another and those beneath a directory are
- * consecutive. OPTION names them in messages.
- */
-struct targets {
-	struct hidden *paths;
-	size_t n;
-	struct hidden_inode *inodes;
-	size_t ninodes;
-	uint64_t withheld;
-	int files;
-	const char *option;
 };
 
 static inline int port_listed(const struct ports *ports, unsigned port)
@@ -141,11 +123,9 @@ struct request {
 	size_t nhidden;
 	struct hidden_inode *hidden_inodes; /* resolve_hidden: theirs and above */
 	size_t nhidden_inodes;
-	struct targets setuid; /* root's setuid files beneath write grants (setuid.c) */
-	long setuid_searched;  /* the regular files it looked at, for -v */
-	int reads_confined;    /* any --ro or --ro-try grant, or --hide */
-	int reads_granted;     /* any --ro or --ro-try grant: without one, --hide
-				  makes an implicit --ro / to walk around them */
+	int reads_confined; /* any --ro or --ro-try grant, or --hide */
+	int reads_granted;  /* any --ro or --ro-try grant: without one, --hide
+			       makes an implicit --ro / to walk around them */
 	struct ports net[NET_KINDS];
 	uint64_t scopes;
 	int no_network;		   /* --no-network */

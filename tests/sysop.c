@@ -33,8 +33,6 @@
  *   sysop uffd-dev ABI           open /dev/userfaultfd and ioctl(USERFAULTFD_IOC_NEW)
  *                                in ABI native, i386 or x32 (the open is a setup step)
  *   sysop create FILE MODE       open(FILE, O_CREAT | O_EXCL, MODE), MODE octal
- *   sysop mapstore FILE          open FILE for writing, map it MAP_SHARED and store
- *                                "owned!" at its start through the mapping
  *   sysop fchmodat2 FILE MODE    fchmodat2(AT_FDCWD, FILE, MODE, 0) by number
  *   sysop setxattr FILE          setxattr(FILE, user.sysop, "v")
  *   sysop setxattrat FILE        setxattrat(AT_FDCWD, FILE, 0, user.sysop)
@@ -539,22 +537,6 @@ static int regs(void)
 	return changed ? 4 : 0;
 }
 
-/* The store root's command could make in a setuid program (setuid.c): a
- * page fault does not clear the bit as write(2) does. */
-static int mapstore(const char *file)
-{
-	int fd = open(file, O_RDWR | O_CLOEXEC);
-	char *m;
-
-	if (fd < 0)
-		return outcome(-1);
-	m = mmap(NULL, 6, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return outcome(-1);
-	memcpy(m, "owned!", 6);
-	return outcome(munmap(m, 6));
-}
-
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -597,8 +579,6 @@ int main(int argc, char **argv)
 	if (argc == 4 && strcmp(op, "create") == 0)
 		return outcome(open(argv[2], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 				    (mode_t)number(argv[3], 8)));
-	if (argc == 3 && strcmp(op, "mapstore") == 0)
-		return mapstore(argv[2]);
 	if (argc == 4 && strcmp(op, "fchmodat2") == 0)
 		return outcome(syscall(NR_fchmodat2, AT_FDCWD, argv[2], number(argv[3], 8), 0));
 	if (argc == 3 && strcmp(op, "setxattr") == 0)

@@ -128,25 +128,20 @@ static void resolve_grants(struct explainer *e)
 {
 	const struct request *r = &e->p->asked;
 	const struct grant *g;
-	struct targets hide = hidden_targets(r);
 	char canon[PATH_MAX];
 	size_t i;
 	int fd;
 
 	for (i = 0; (g = grant_number(r, i)); i++) {
 		uint64_t rights = e->p->kernel.grant_rights[g->kind];
-		int walk = 0;
 
 		fd = open_at(AT_FDCWD, g->path, O_PATH, r->no_symlinks);
 		if (fd < 0)
 			continue; /* a -try grant that is not there */
 		if (r->nhidden && grant_hides(e->p, g, fd, canon))
-			expand_grant(e->p, &hide, fd, canon, rights, add_inode, e, NULL);
-		else if ((rights & r->setuid.withheld) &&
-			 (walk = grant_withholds(&r->setuid, fd, canon)) == 1)
-			expand_grant(e->p, &r->setuid, fd, canon, rights, add_inode, e, NULL);
+			expand_grant(e->p, fd, canon, rights, add_inode, e, NULL);
 		else
-			add_inode(e, fd, walk == 2 ? rights & ~r->setuid.withheld : rights, 0);
+			add_inode(e, fd, rights, 0);
 		close(fd);
 	}
 }

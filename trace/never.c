@@ -16,12 +16,11 @@
 #include "never.h"
 
 enum match {
-	EXACT,	/* the path itself */
-	TREE,	/* the path or anything beneath it */
-	PID,	/* /proc/PID and beneath it */
-	HOME,	/* $HOME or a directory above it */
-	BLOCK,	/* a block device, wherever it is */
-	SETUID, /* a setuid or setgid program, wherever it is */
+	EXACT, /* the path itself */
+	TREE,  /* the path or anything beneath it */
+	PID,   /* /proc/PID and beneath it */
+	HOME,  /* $HOME or a directory above it */
+	BLOCK, /* a block device, wherever it is */
 };
 
 enum { ANY = 0, WRITE = 1, ROOT_WRITE = 2 };
@@ -47,11 +46,6 @@ static const struct {
 	{"/sys", TREE, WRITE, "a write under /sys changes a device or the kernel"},
 	{"/dev", EXACT, ANY, "/dev holds every device"},
 	{"", BLOCK, ANY, "a block device is a whole disk, past every file's permissions"},
-	/* The launcher withholds writing them from root's write grants
-	 * (setuid.c): a grant that gave it back would be the same hole. */
-	{"", SETUID, ROOT_WRITE,
-	 "a setuid or setgid program: root's command could rewrite it through a shared mapping "
-	 "and keep its bit, so no write grant reaches it"},
 	{"", HOME, ANY, "$HOME, and each directory above it, holds every file of the user"},
 	{"/etc", TREE, ROOT_WRITE, "root's configuration, which init and every login trust"},
 	{"/boot", TREE, ROOT_WRITE, "the kernel and the boot loader read it"},
@@ -96,10 +90,6 @@ static int matches(const struct never *nv, unsigned match, const char *row, cons
 	case TREE: return within(path, row);
 	case PID: return within(path, row) && path[5] == '/' && path[6] >= '0' && path[6] <= '9';
 	case HOME: return nv->home[0] && within(nv->home, path);
-	case SETUID:
-		return lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-		       ((st.st_mode & S_ISUID) ||
-			(st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP));
 	default: return stat(path, &st) == 0 && S_ISBLK(st.st_mode);
 	}
 }

@@ -44,7 +44,7 @@ bench compile "$lr $compile_grants -- $compile_cmd"
 bench compile-explain "$lr --explain $compile_grants -- $compile_cmd"
 bench compile-tiocsti "$lr $tiocsti_only $compile_grants -- $compile_cmd"
 bench compile-kill-tree "$lr --kill-tree $compile_grants -- $compile_cmd"
-bench compile-private-tmp "$lr ${compile_grants/"--rw $out/tmp"/--private-tmp} -- $compile_cmd"
+bench compile-private-tmp "$lr ${compile_grants/--rw \/tmp/--private-tmp} -- $compile_cmd"
 bench compile-no-unix "$lr --no-unix $compile_grants -- $compile_cmd"
 group find "$srounds" 2
 bench find "$lr $find_grants -- $find_cmd"
@@ -77,15 +77,6 @@ bench ro-root "$lr --ro / -- /bin/true"
 bench hide "$lr $hide_grants -- /bin/true"
 bench floor-ro-root "$floor_ll --ro / -- /bin/true"
 bench floor-hide "$floor_ll $(hide_entries) -- /bin/true"
-
-# Root's search of each write grant for setuid files (setuid.c): a grant of an
-# empty directory, of 10,000 files and of 100,000 (ten to a directory). As
-# another user nothing is searched, and the three cost the same.
-group setuid "$srounds" 2
-read -r tree0 tree10k tree100k <<<"$trees"
-bench rw-empty "$lr --ro / --rw $tree0 -- /bin/true"
-bench rw-10k "$lr --ro / --rw $tree10k -- /bin/true"
-bench rw-100k "$lr --ro / --rw $tree100k -- /bin/true"
 
 # The seccomp filter's rules against only the TIOCSTI ones: the action
 # cache answers every call without a rule, so only the rules' calls cost.

@@ -11,29 +11,22 @@ floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
 floor_pr=$out/floor-promise  # or the terminal filter and the capability drop
 floor_bl=$out/floor-baseline # and the baseline's and root's metadata rules too
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
-# The launch's write grant is a directory of its own, not the host's /tmp: as
-# root every write grant is searched for setuid files (setuid.c), which the
-# setuid group times by tree size; a shared /tmp's would be another machine's.
-launch_grants="--ro / --rw $out/tmp --rw /dev/null"
-# So do the compile's and the builds': bench.sh exports TMPDIR=$out/tmp, where
-# gcc, make and the tools put their temporary files (--private-tmp sets its own).
-# Root's search: trees of 10,000 and 100,000 empty files, ten to a directory.
-trees="$out/tree0 $out/tree10k $out/tree100k"
+launch_grants="--ro / --rw /tmp --rw /dev/null"
 # --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),
 # confined as a build is; find opens every directory of /usr under --ro / (with
 # root's capabilities kept: without them it cannot read polkit's 0700 directory);
 # and a zlib-sized ./configure && make -j2 (scripts/bench/project.py).
-compile_grants="--ro / --rw $out/compile --rw $out/tmp --rw /dev/null"
+compile_grants="--ro / --rw $out/compile --rw /tmp --rw /dev/null"
 compile_cmd="gcc -c -o $out/compile/big.o $out/compile/big.c"
 find_grants="--keep-caps --ro / --rw /dev/null"
 find_cmd="find /usr -xdev"
-build_grants="--ro / --rw $out/project --rw $out/tmp --rw /dev/null"
+build_grants="--ro / --rw $out/project --rw /tmp --rw /dev/null"
 build_cmd="sh -c 'cd $out/project && ./configure >/dev/null && make -s -j2 && make -s clean'"
 # --explain on short real work beyond the bench's own (issue 30): a tree of some
 # 800 headers extracted by tar and by unzip over the last round's, a make of nine
 # small C files, and a command that fails with one denial.
 real=$out/real
-real_grants="--ro / --rw $real --rw $out/tmp --rw /dev/null"
+real_grants="--ro / --rw $real --rw /tmp --rw /dev/null"
 tar_cmd="tar xf $real/tree.tar -C $real/t"
 unzip_cmd="unzip -qo $real/tree.zip -d $real/u"
 make_cmd="make -s -B -C $real/mk"

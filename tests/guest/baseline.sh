@@ -120,23 +120,3 @@ c_metadata() {
 	[ "$out" = EPERM ] || no "creating a setuid file printed [$out], want EPERM"
 	want_absent $T/ok/setuid
 }
-
-# Root's setuid program beneath a write grant (setuid.c): a store through a
-# shared mapping would keep its bit, so it cannot be opened for writing; a
-# program beside it that is not setuid can; without the launcher the store
-# keeps the bit (the attack).
-c_setuid_map() {
-	mkdir -p $T/ok/bin
-	for f in su plain bare; do cp "$(command -v sysop)" $T/ok/bin/$f; done
-	chmod 4755 $T/ok/bin/su $T/ok/bin/bare
-	r $LR --rw $T/ok -- sysop mapstore $T/ok/bin/su
-	[ "$out" = EACCES ] || no "a store into a setuid program printed [$out], want EACCES"
-	[ "$(stat -c %a $T/ok/bin/su)" = 4755 ] || no "the setuid program is $(stat -c %a $T/ok/bin/su)"
-	[ "$(head -c 6 $T/ok/bin/su)" != "owned!" ] || no "the setuid program was changed"
-	r $LR --rw $T/ok -- sysop mapstore $T/ok/bin/plain
-	[ "$out" = ok ] || no "control: a store into a program beside it printed [$out]"
-	sysop mapstore $T/ok/bin/bare >/dev/null
-	[ "$(stat -c %a $T/ok/bin/bare) $(head -c 6 $T/ok/bin/bare)" = "4755 owned!" ] ||
-		no "control: without the launcher the store gave $(stat -c %a $T/ok/bin/bare)"
-	rm -rf $T/ok/bin
-}

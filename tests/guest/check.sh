@@ -82,7 +82,6 @@ caps_dropped          1
 no_network            1
 baseline              1
 metadata              1
-setuid_map            1
 private_tmp_socket    1
 hide_socket           1
 no_unix               1
