@@ -292,6 +292,15 @@ SECRET='echo my-sudo-password-hunter2'
 # after the prompt; $output says the job's status and what the shell read.
 # With $mode away, the job's 0-2 are /dev/null: the pty is only its
 # controlling terminal.
+# takeover_as_nobody: the next takeover runs as nobody, from a copy of the
+# scripts nobody can read, in a directory $w of nobody's.
+takeover_as_nobody() {
+	as_nobody
+	cp "$TAKEOVER" "${TAKEOVER%/*}/ptyjob.py" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
+	w=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chown 65534 "$w"
+	as=("${AS_NOBODY[@]}")
+}
+
 takeover() {
 	run -0 "${as[@]}" "$PYTHON" "$TAKEOVER" "${mode:-shell}" "" "$SECRET"$'\n' env LR_TREE="$MARK" "$@"
 }
@@ -299,12 +308,7 @@ takeover() {
 @test "attack: a child the command leaves takes the terminal from the shell and reads the next line; on a terminal the run ends it first, as root and as nobody, with and without --new-session" {
 	local who pre opt w=$d as=()
 	for who in root nobody; do
-		if [ "$who" = nobody ]; then
-			as_nobody
-			cp "$TAKEOVER" "${TAKEOVER%/*}/ptyjob.py" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
-			w=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chown 65534 "$w"
-			as=("${AS_NOBODY[@]}")
-		fi
+		[ "$who" = root ] || takeover_as_nobody
 		# control: the command run directly, in the job's session and out of it
 		# (setsid, as --new-session does): the leftover gets the line
 		for pre in env setsid; do
@@ -328,12 +332,7 @@ takeover() {
 @test "attack: with 0-2 away from the terminal (</dev/null >log 2>&1 at a shell), the leftover opens /dev/tty, takes it and reads the next line; with a controlling terminal the run ends it first, as root and as nobody" {
 	local who w=$d as=() mode=away
 	for who in root nobody; do
-		if [ "$who" = nobody ]; then
-			as_nobody
-			cp "$TAKEOVER" "${TAKEOVER%/*}/ptyjob.py" "$HELPERS/" && TAKEOVER=$HELPERS/takeover.py
-			w=$(mktemp -d "$NOBODY_DIR/XXXXXX") && chown 65534 "$w"
-			as=("${AS_NOBODY[@]}")
-		fi
+		[ "$who" = root ] || takeover_as_nobody
 		# control: the command run directly: the leftover gets the line
 		rm -f "$w/log"
 		takeover "$PYTHON" "$TAKEOVER" leave "$w/log"
