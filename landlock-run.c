@@ -827,8 +827,8 @@ int main(int argc, char **argv)
 	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
 	tree = whole_tree(&p.asked);
 	terminal = tree ? NO_TERMINAL : on_terminal();
-	if (tree || terminal != NO_TERMINAL) {
-		tree = 1;
+	tree = tree || terminal != NO_TERMINAL;
+	if (tree) {
 		sv.tmp = p.asked.tmp;
 		start_supervisor(&sv, &p.asked, terminal);
 		if (tracing(&p.asked))
