@@ -208,11 +208,46 @@ const struct grant *grant_number(const struct request *r, size_t i)
 	return i == r->ngrants && r->nhidden && !r->reads_granted ? &implied : NULL;
 }
 
-static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose)
+/*
+ * Whether grant G on FD, with RIGHTS, lets root's command map one of root's
+ * setuid or setgid files shared, which keeps the bits where write(2) would
+ * clear them (seccomp.c: GROUP_SETID_MAPS): a directory may hold one, now
+ * or moved in later (searching it would cost a stat per file at every
+ * launch); a file only if it is one. Asked only where the metadata rules
+ * apply: not for another user, nor with --allow-syscalls metadata or
+ * --keep-caps (CAP_FSETID keeps the bits through write(2) too), nor with
+ * io_uring allowed, whose rings are shared mappings of its descriptor.
+ */
+static int reaches_setid(const struct policy *p, const struct grant *g, int fd, uint64_t rights)
+{
+	const uint64_t refused = p->kernel.refused;
+	struct stat st;
+
+	if (!(rights & LANDLOCK_ACCESS_FS_WRITE_FILE) || !(refused & GROUP_METADATA) ||
+	    !(refused & GROUP_IO_URING) || p->asked.keep_caps)
+		return 0;
+	if (fstat(fd, &st))
+		die_errno("cannot stat %s path %s", g->option, g->path);
+	return S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & (S_ISUID | S_ISGID)));
+}
+
+/* -v: why the filter refuses shared mappings of files, once. */
+static void print_setid_maps(struct out *o, const struct grant *g)
+{
+	outf(o,
+	     "landlock-run filter: mmap MAP_SHARED of a file refused (ENODEV): root's command "
+	     "can write %s %s, where a setuid file would keep its bit; --allow-syscalls "
+	     "metadata allows it\n",
+	     g->option, g->path);
+}
+
+/* The grants' rules; GROUP_SETID_MAPS into *REFUSED if one reaches_setid. */
+static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose,
+			   uint64_t *refused)
 {
 	const struct request *r = &p->asked;
 	struct fd_batch batch = {.n = 0};
-	const struct grant *g;
+	const struct grant *g, *setid = NULL;
 	size_t i;
 
 	for (i = 0; (g = grant_number(r, i)); i++) {
@@ -229,10 +264,16 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 					    : add_path_rule(p, ruleset, g, fd);
 		if (verbose)
 			print_grant(verbose, g, fd, rights, entries);
+		if (fd >= 0 && !setid && reaches_setid(p, g, fd, rights))
+			setid = g;
 		if (fd >= 0)
 			add_to_batch(&batch, fd);
 	}
 	close_batch(&batch);
+	if (setid)
+		*refused |= GROUP_SETID_MAPS;
+	if (setid && verbose)
+		print_setid_maps(verbose, setid);
 	for (i = 0; verbose && i < r->nhidden; i++)
 		outf(verbose, "landlock-run hide: --hide %s -> %s%s: %zu rules\n",
 		     r->hidden[i].path, r->hidden[i].canon,
@@ -240,7 +281,8 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 }
 
 /* --private-tmp: every right of --rw, on the descriptor made and checked
- * (tmpdir.c), never looked up again by name. */
+ * (tmpdir.c), never looked up again by name. Made empty, it holds no setuid
+ * file but one moved in from another write grant, which reaches_setid. */
 static void add_tmp_rule(const struct policy *p, int ruleset, struct out *verbose)
 {
 	const struct private_tmp *t = p->asked.tmp;
@@ -293,8 +335,9 @@ static void add_port_rules(const struct request *r, int ruleset)
 	}
 }
 
-/* The ruleset with every rule added; no grant descriptor is left open. */
-int build_ruleset(const struct policy *p, struct out *verbose)
+/* The ruleset with every rule added; no grant descriptor is left open.
+ * The filter's groups the grants add go into *REFUSED. */
+int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused)
 {
 	/* A copy: what the kernel is given is never read back. */
 	struct landlock_ruleset_attr attr = p->kernel.handled;
@@ -302,7 +345,7 @@ int build_ruleset(const struct policy *p, struct out *verbose)
 
 	if (ruleset < 0)
 		die_errno("cannot create the Landlock ruleset");
-	add_path_rules(p, ruleset, verbose);
+	add_path_rules(p, ruleset, verbose, refused);
 	if (p->asked.tmp)
 		add_tmp_rule(p, ruleset, verbose);
 	if (p->kernel.handled.handled_access_net)

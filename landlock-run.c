@@ -802,6 +802,7 @@ int main(int argc, char **argv)
 	struct supervisor sv;
 	struct private_tmp tmp;
 	int ruleset, tree, terminal;
+	uint64_t more; /* the filter's groups the grants add */
 
 	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
@@ -818,7 +819,9 @@ int main(int argc, char **argv)
 		print_policy(&p, verbose);
 	}
 	/* --learn: no sandbox but --hide; the parent records what COMMAND uses. */
-	ruleset = p.asked.learn && !p.asked.nhidden ? -1 : build_ruleset(&p, verbose);
+	more = 0;
+	ruleset = p.asked.learn && !p.asked.nhidden ? -1 : build_ruleset(&p, verbose, &more);
+	p.kernel.refused |= more;
 	/* Diagnostics only: a closed stderr must not stop the command. */
 	if (verbose)
 		out_flush(verbose);

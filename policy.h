@@ -86,7 +86,8 @@ static inline int port_listed(const struct ports *ports, unsigned port)
  * terminal rules are always there; the network's with --no-network, the
  * UNIX sockets' with --no-unix; the
  * baseline's unless --allow-syscalls names them, metadata only where the
- * command could run as uid 0.
+ * command could run as uid 0, and with it the shared mappings of files
+ * where root's command can also write a directory (grants.c).
  */
 enum syscall_group {
 	GROUP_TTY = 1 << 0,
@@ -99,8 +100,9 @@ enum syscall_group {
 	GROUP_USERFAULTFD = 1 << 7,
 	GROUP_METADATA = 1 << 8,
 	GROUP_BASELINE = (1 << 9) - (1 << 2), /* io_uring to metadata */
-	GROUP_TRACED = 1 << 9, /* while --explain or --learn traces: what escapes it */
-	GROUP_UNIX = 1 << 10,  /* --no-unix */
+	GROUP_TRACED = 1 << 9,	    /* while --explain or --learn traces: what escapes it */
+	GROUP_UNIX = 1 << 10,	    /* --no-unix */
+	GROUP_SETID_MAPS = 1 << 11, /* metadata's too, named so: root's MAP_SHARED of a file */
 };
 
 struct guard;	    /* guard.h */

@@ -21,7 +21,8 @@
  *    seccomp rule. Each is refused with the errno of a kernel that lacks it
  *    or locks it down, so programs take the path they take there.
  *  - Root's metadata: uid 0 without capabilities still owns most files, and
- *    Landlock has no right for their mode or attributes.
+ *    Landlock has no right for their mode or attributes; nor for a store
+ *    through a shared mapping, which leaves a setuid file setuid.
  *
  * The kernel reads only the low 32 bits of an int argument, so the filter
  * compares only those (a 64-bit compare was CVE-2019-10063 in Flatpak).
@@ -56,12 +57,20 @@
 #define TIOCSTI_CMD	 0x5412
 #define TIOCLINUX_CMD	 0x541c
 #define UFFD_IOC_NEW	 0xaa00 /* USERFAULTFD_IOC_NEW: _IO(0xAA, 0) */
+#define MAP_SHARED_F	 0x01	/* MAP_SHARED, and MAP_SHARED_VALIDATE (0x03) */
+#define MAP_ANONYMOUS_F	 0x20	/* MAP_ANONYMOUS on x86 and ARM alike */
 
 /* What a rule tests of one argument's low 32 bits before it refuses.
  * REDIRECT refuses always, with ENOSYS that sends libc to a call the filter
  * reads (clone3 to clone, openat2 to openat): nothing to explain there, the
- * next call is judged. */
-enum test { ALWAYS, REDIRECT, EQ, NE, SET };
+ * next call is judged. MASKED: the argument's bits in the high half of k
+ * are those of its low half (MASK_K). */
+enum test { ALWAYS, REDIRECT, EQ, NE, SET, MASKED };
+#define MASK_K(mask, bits) ((uint32_t)(mask) << 16 | (bits))
+#define K_MASK(k)	   ((k) >> 16)
+#define K_BITS(k)	   ((k)&0xffff)
+/* mmap's flags: shared, not anonymous */
+#define MAP_FILE_SHARED MASK_K(MAP_SHARED_F | MAP_ANONYMOUS_F, MAP_SHARED_F)
 
 /*
  * One rule: its group, the call's number in each ABI's column (0: the ABI
@@ -146,6 +155,17 @@ static const struct rule rules[] = {
 	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EOPNOTSUPP, 0, "lremovexattr"},
 	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EOPNOTSUPP, 0, "fremovexattr"},
 	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EOPNOTSUPP, 0, "removexattrat"},
+	/* A store through a MAP_SHARED mapping leaves a setuid or setgid file
+	 * so, where write(2) by a process without CAP_FSETID clears the bits,
+	 * and which file a mapping is of is no argument: where root's command
+	 * can write a directory (grants.c), no file is mapped shared. ENODEV,
+	 * as a file system without mmap answers: lld and ripgrep read instead,
+	 * SQLite's WAL, POSIX semaphores and memfd's shared memory fail;
+	 * anonymous shared memory stays. i386's old mmap has its arguments in
+	 * memory: ENOSYS (glibc and musl map with mmap2). */
+	{GROUP_SETID_MAPS, NR_mmap__args, 3, MASKED, ENODEV, MAP_FILE_SHARED, "mmap"},
+	{GROUP_SETID_MAPS, NR_mmap2, 3, MASKED, ENODEV, MAP_FILE_SHARED, "mmap2"},
+	{GROUP_SETID_MAPS, NR_mmap__old, 0, ALWAYS, ENOSYS, 0, "mmap"},
 	/* While traced, on every ABI, whatever --allow-syscalls says: a child
 	 * made with CLONE_UNTRACED is not followed (EPERM, as for a flag not
 	 * allowed); clone3's flags are in memory (ENOSYS: libc falls back to
@@ -276,8 +296,9 @@ struct build {
 };
 
 /* Traced, a refusal on the native ABI (column 0) first stops at the tracer,
- * which sees it and marks the call (argument 5, which none of these calls
- * reads, set to TRACE_MARK); the filter, run again, then refuses it itself.
+ * which sees it and marks the call (argument 5 set to TRACE_MARK: only
+ * mmap reads it, and it is refused either way); the filter, run again,
+ * then refuses it itself.
  * The terminal's rules, the tracer's own and the redirects do not stop:
  * there is nothing to explain (every threaded glibc program tries clone3). */
 static int stops(const struct build *b, size_t row, size_t abi)
@@ -368,7 +389,8 @@ static void collect(struct calls *c, size_t abi, uint64_t groups)
 static void emit_body(struct filter *f, struct exits *x, size_t abi, const struct build *b,
 		      const struct calls *c, size_t call, struct pending p)
 {
-	static const uint16_t op[] = {[EQ] = BPF_JEQ_K, [NE] = BPF_JEQ_K, [SET] = BPF_JSET_K};
+	static const uint16_t op[] = {
+		[EQ] = BPF_JEQ_K, [NE] = BPF_JEQ_K, [SET] = BPF_JSET_K, [MASKED] = BPF_JEQ_K};
 	int loaded = -1;
 	size_t i;
 
@@ -385,8 +407,12 @@ static void emit_body(struct filter *f, struct exits *x, size_t abi, const struc
 			filter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(r->arg));
 		/* a traced refusal loads argument 5, but only on its way out */
 		loaded = r->arg;
+		if (r->test == MASKED) {
+			filter_emit(f, BPF_AND_K, 0, 0, K_MASK(r->k));
+			loaded = -1;
+		}
 		test = f->len;
-		filter_emit(f, op[r->test], 0, 0, r->k);
+		filter_emit(f, op[r->test], 0, 0, r->test == MASKED ? K_BITS(r->k) : r->k);
 		/* NE's match is JEQ's false offset: the other one goes on */
 		emit_refusal(f, x, b, c->row[i], abi, (struct pending){test, r->test == NE});
 		p = (struct pending){test, r->test != NE};
@@ -637,7 +663,8 @@ int refusal_for(uint64_t groups, uint64_t nr, const uint64_t *args, struct refus
 		if (!active(r, 0, groups) || r->nr[0] != nr)
 			continue;
 		if (!unconditional(r) && !(r->test == EQ && v == r->k) &&
-		    !(r->test == NE && v != r->k) && !(r->test == SET && (v & r->k)))
+		    !(r->test == NE && v != r->k) && !(r->test == SET && (v & r->k)) &&
+		    !(r->test == MASKED && (v & K_MASK(r->k)) == K_BITS(r->k)))
 			continue;
 		if (!stops(&b, row, 0))
 			return -1;

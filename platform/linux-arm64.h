@@ -61,6 +61,12 @@
 #define NR_fremovexattr		{16, 237}
 #define NR_setxattrat		{463, 463}
 #define NR_removexattrat	{466, 466}
+/* mmap where its flags are argument 3 (EABI has mmap2 alone), and the
+ * old mmap, whose arguments are in memory (OABI's, not EABI's): NAME__WHICH
+ * rows are NAME's numbers with the columns of other calls 0 */
+#define NR_mmap__args		{222, 0}
+#define NR_mmap__old		{0, 0}
+#define NR_mmap2		{0, 192}
 /* the observer's (seccomp.c: what could stop the launcher) */
 #define NR_kill			{129, 37}
 #define NR_tkill		{130, 238}

@@ -64,6 +64,12 @@
 #define NR_fremovexattr		{199, 199, 237}
 #define NR_setxattrat		{463, 463, 463}
 #define NR_removexattrat	{466, 466, 466}
+/* mmap where its flags are argument 3 (i386's mmap is the old one, whose
+ * arguments are in memory), and that old one: NAME__WHICH rows are NAME's
+ * numbers with the columns of other calls 0 */
+#define NR_mmap__args		{9, 9, 0}
+#define NR_mmap__old		{0, 0, 90}
+#define NR_mmap2		{0, 0, 192}
 /* the observer's (seccomp.c: what could stop the launcher) */
 #define NR_kill			{62, 62, 37}
 #define NR_tkill		{200, 200, 238}

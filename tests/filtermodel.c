@@ -131,7 +131,8 @@ static uint32_t model(const struct build *b, const struct data *d, int *has_rule
 			continue;
 		*has_rule = 1;
 		match = unconditional(r) || (r->test == EQ && v == r->k) ||
-			(r->test == NE && v != r->k) || (r->test == SET && (v & r->k));
+			(r->test == NE && v != r->k) || (r->test == SET && (v & r->k)) ||
+			(r->test == MASKED && (v & r->k >> 16) == (r->k & 0xffff));
 		if (!match)
 			continue;
 		if (stops(b, row, abi) && d->w[SECCOMP_DATA_ARG(5) / 4] != TRACE_MARK)
@@ -165,7 +166,10 @@ static void check(const struct build *b, const struct filter *f, const struct da
 }
 
 /* The values worth trying in an argument a rule tests: each rule's
- * constant, it less one bit, its complement, and the edges. */
+ * constant, it less one bit, its complement, and the edges; for MASKED,
+ * whose constant is mask << 16 | bits: the bits, the mask, the bits with
+ * every bit outside the mask set, and the bits with each of the mask's
+ * flipped. */
 static size_t add_value(uint32_t *v, size_t n, uint32_t x)
 {
 	size_t i;
@@ -180,6 +184,7 @@ static size_t add_value(uint32_t *v, size_t n, uint32_t x)
 static size_t values(uint32_t *v)
 {
 	size_t n = 0, i;
+	uint32_t mask, bits, bit;
 
 	n = add_value(v, n, 0);
 	n = add_value(v, n, 0xffffffff);
@@ -188,6 +193,16 @@ static size_t values(uint32_t *v)
 		n = add_value(v, n, rules[i].k);
 		n = add_value(v, n, rules[i].k & (rules[i].k - 1));
 		n = add_value(v, n, ~rules[i].k);
+		if (rules[i].test != MASKED)
+			continue;
+		mask = rules[i].k >> 16;
+		bits = rules[i].k & 0xffff;
+		for (bit = 0; bit < 16; bit++)
+			if (mask >> bit & 1)
+				n = add_value(v, n, bits ^ 1U << bit);
+		n = add_value(v, n, bits);
+		n = add_value(v, n, mask);
+		n = add_value(v, n, bits | ~mask);
 	}
 	return n;
 }
@@ -196,7 +211,7 @@ static size_t values(uint32_t *v)
  * it tests at every value, with and without the mark. */
 static void check_arch(const struct build *b, const struct filter *f, uint32_t arch, uint32_t bit)
 {
-	uint32_t v[3 + 3 * NRULES];
+	uint32_t v[3 + 22 * NRULES];
 	size_t nv = values(v), i, j;
 	uint32_t nr;
 
@@ -231,7 +246,7 @@ int main(void)
 	int traced;
 	size_t abi, longest = 0;
 
-	for (g = 0; g < (uint64_t)GROUP_TRACED << 1; g++) {
+	for (g = 0; g < (uint64_t)GROUP_SETID_MAPS << 1; g++) {
 		if (!(g & GROUP_TTY))
 			continue;
 		for (traced = 0; traced < 2; traced++) {

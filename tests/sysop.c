@@ -37,6 +37,12 @@
  *   sysop setxattr FILE          setxattr(FILE, user.sysop, "v")
  *   sysop setxattrat FILE        setxattrat(AT_FDCWD, FILE, 0, user.sysop)
  *   sysop removexattrat FILE     removexattrat(AT_FDCWD, FILE, 0, user.sysop)
+ *   sysop mapstore HOW FILE      FILE opened for writing (a setup step), mapped
+ *                                MAP_SHARED by HOW, "owned!" stored at its start:
+ *                                HOW native, validate (MAP_SHARED_VALIDATE),
+ *                                upgrade (mapped read-only, then mprotect),
+ *                                x32, i386 (mmap2) or i386-old (i386's mmap,
+ *                                its arguments in memory)
  *   sysop regs                   socket(AF_INET, SOCK_STREAM, 0) by hand, every other
  *                                register the kernel must keep loaded with a pattern:
  *                                its outcome, each register after it ("NAME=HEX"), and
@@ -81,6 +87,9 @@
 #define I386_IOCTL	  54
 #define X32_IOCTL	  514
 #define UFFD_IOC_NEW	  0xaa00L /* USERFAULTFD_IOC_NEW */
+#define X32_MMAP	  9
+#define I386_OLD_MMAP	  90
+#define I386_MMAP2	  192
 
 /* The io_uring UAPI (linux/io_uring.h, Linux 5.1), the parts used here. */
 struct sqring_offsets {
@@ -423,6 +432,68 @@ static int uffd_dev(const char *abi)
 	return outcome(fd);
 }
 
+#if defined(__x86_64__)
+/* i386's mmap2 takes six arguments, the last in ebp: saved around the call,
+ * below the red zone. */
+static long mmap2_i386(long len, long prot, long flags, long fd)
+{
+	long ret;
+
+	__asm__ volatile("sub $128, %%rsp\n\tpush %%rbp\n\txor %%ebp, %%ebp\n\t"
+			 "int $0x80\n\tpop %%rbp\n\tadd $128, %%rsp"
+			 : "=a"(ret)
+			 : "a"(I386_MMAP2), "b"(0L), "c"(len), "d"(prot), "S"(flags), "D"(fd)
+			 : "memory", "cc");
+	if (ret < 0 && ret > -4096) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+/* i386's mmap (old_mmap) reads its arguments from here, below 4 GiB in a
+ * static non-PIE binary. */
+static uint32_t old_mmap_args[6];
+#endif
+
+/* A shared mapping of FILE by HOW, and a store through it. */
+static int mapstore(const char *how, const char *file)
+{
+	const long len = 4096, rw = PROT_READ | PROT_WRITE;
+	int fd = open(file, O_RDWR | O_CLOEXEC);
+	long at = -1;
+
+	if (fd < 0)
+		setup_failed("open");
+	if (strcmp(how, "native") == 0)
+		at = (long)mmap(NULL, len, rw, MAP_SHARED, fd, 0);
+	else if (strcmp(how, "validate") == 0)
+		at = (long)mmap(NULL, len, rw, MAP_SHARED_VALIDATE, fd, 0);
+	else if (strcmp(how, "upgrade") == 0) {
+		at = (long)mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (at != -1 && mprotect((void *)at, len, rw))
+			at = -1;
+	}
+#if defined(__x86_64__)
+	else if (strcmp(how, "x32") == 0)
+		at = syscall(X32_SYSCALL_BIT | X32_MMAP, 0L, len, rw, (long)MAP_SHARED, fd, 0L);
+	else if (strcmp(how, "i386") == 0)
+		at = mmap2_i386(len, rw, MAP_SHARED, fd);
+	else if (strcmp(how, "i386-old") == 0) {
+		uint32_t args[6] = {0, (uint32_t)len, (uint32_t)rw, MAP_SHARED, (uint32_t)fd, 0};
+
+		memcpy(old_mmap_args, args, sizeof args);
+		at = call3("i386", -1, I386_OLD_MMAP, (long)(uintptr_t)old_mmap_args, 0, 0);
+	}
+#endif
+	else
+		usage();
+	if (at == -1)
+		return put_errno(errno);
+	memcpy((void *)(uintptr_t)at, "owned!", 6);
+	return outcome(msync((void *)(uintptr_t)at, len, MS_SYNC));
+}
+
 /*
  * regs_socket(IN, OUT): every register the system-call ABI preserves
  * loaded from IN (the first three are socket's arguments), the call made,
@@ -594,6 +665,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && strcmp(op, "regs") == 0)
 		return regs();
+	if (argc == 4 && strcmp(op, "mapstore") == 0)
+		return mapstore(argv[2], argv[3]);
 	if (argc == 3 && strcmp(op, "removexattrat") == 0)
 		return outcome(syscall(NR_removexattrat, AT_FDCWD, argv[2], 0, "user.sysop"));
 	usage();

@@ -805,6 +805,8 @@ static const struct {
  * allows it, --allow-syscalls GROUP, or leaving --no-network or --no-unix
  * out (the option is the group's: no --allow-syscalls name allows them).
  */
+#define PROT_WRITE_BIT 0x2 /* PROT_WRITE, mmap's argument 2 */
+
 static const char *option_of(uint64_t group)
 {
 	return group == GROUP_NETWORK ? "--no-network" : group == GROUP_UNIX ? "--no-unix" : NULL;
@@ -821,8 +823,14 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 	struct who w;
 	size_t i;
 
+	/* A read-only shared mapping is refused too (it could be made writable
+	 * later); glibc reads the file instead (its gconv cache, in every
+	 * process of a UTF-8 locale): not a line each. */
+	if (rf->group == GROUP_SETID_MAPS && !(args[2] & PROT_WRITE_BIT))
+		return;
 	for (g = syscall_groups; g->name; g++)
-		if (g->bit == rf->group)
+		if (g->bit == rf->group ||
+		    (g->bit == GROUP_METADATA && rf->group == GROUP_SETID_MAPS))
 			group = g->name;
 	for (i = 0; option && i < sizeof families / sizeof families[0]; i++)
 		if ((int)args[0] == families[i].family)
@@ -842,6 +850,11 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 		     family ? " " : "", family ? family : "", rf->call, w.comm, w.pid);
 		if (option)
 			outf(&e->line, "allow by removing %s\n", option);
+		else if (rf->group == GROUP_SETID_MAPS)
+			outf(&e->line, "a shared mapping of a file, refused where root's command "
+				       "can write a directory (a setuid file keeps its bit through "
+				       "one); run the command as another user, or allow with "
+				       "--allow-syscalls metadata\n");
 		else
 			outf(&e->line, "allow with --allow-syscalls %s\n", group);
 		out_flush(&e->line);
