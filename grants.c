@@ -120,22 +120,27 @@ static int is_directory(const struct grant *g, int fd)
 
 /*
  * The kernel refuses directory rights on a non-directory (EINVAL): such a
- * grant is added again with the file rights alone. Directories, the common
- * case, cost no fstat. A grant whose rights this ABI lacks (--unix below
+ * grant is added again with the file rights alone, or given them at once
+ * where its fstat is KNOWN (a write grant's). Read-only directories, the
+ * common case, cost no fstat. A grant whose rights this ABI lacks (--unix below
  * ABI 9) adds no rule: the kernel refuses an empty one, and what it would
  * allow is not confined anyway.
  */
-static uint64_t add_path_rule(const struct policy *p, int ruleset, const struct grant *g, int fd)
+static uint64_t add_path_rule(const struct policy *p, int ruleset, const struct grant *g, int fd,
+			      const struct stat *known)
 {
 	const struct effective *k = &p->kernel;
 	uint64_t rights = k->grant_rights[g->kind];
-	struct landlock_path_beneath_attr rule = {.allowed_access = rights, .parent_fd = fd};
+	struct landlock_path_beneath_attr rule = {.parent_fd = fd};
 
+	if (known && !S_ISDIR(known->st_mode))
+		rights &= k->file_rights;
 	if (!rights)
 		return 0;
+	rule.allowed_access = rights;
 	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0)
 		return rights;
-	if (errno != EINVAL || is_directory(g, fd))
+	if (known || errno != EINVAL || is_directory(g, fd))
 		die_errno("cannot add the rule for %s path %s", g->option, g->path);
 	rule.allowed_access = rights &= k->file_rights;
 	if (landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0))
@@ -183,14 +188,14 @@ static int add_entry_rule(void *ctx, int fd, uint64_t rights, size_t hidden)
 /* A grant's rules: one on its path, or, with hidden paths beneath it, one on
  * each entry around them (hide.c); *ENTRIES says how many, or -1. */
 static uint64_t add_grant_rules(const struct policy *p, int ruleset, const struct grant *g, int fd,
-				long *entries, struct out *verbose)
+				const struct stat *known, long *entries, struct out *verbose)
 {
 	struct kernel_sink sink = {ruleset, p->asked.hidden};
 	char canon[PATH_MAX];
 	uint64_t rights = p->kernel.grant_rights[g->kind];
 
 	if (!grant_hides(p, g, fd, canon))
-		return add_path_rule(p, ruleset, g, fd);
+		return add_path_rule(p, ruleset, g, fd, known);
 	*entries = (long)expand_grant(p, fd, canon, rights, add_entry_rule, &sink, verbose);
 	return rights;
 }
@@ -209,7 +214,7 @@ const struct grant *grant_number(const struct request *r, size_t i)
 }
 
 /*
- * Whether grant G on FD, with RIGHTS, lets root's command map one of root's
+ * Whether a grant (its fstat ST), with RIGHTS, lets root's command map one of root's
  * setuid or setgid files shared, which keeps the bits where write(2) would
  * clear them (seccomp.c: GROUP_SETID_MAPS): a directory may hold one, now
  * or moved in later (searching it would cost a stat per file at every
@@ -218,17 +223,15 @@ const struct grant *grant_number(const struct request *r, size_t i)
  * --keep-caps (CAP_FSETID keeps the bits through write(2) too), nor with
  * io_uring allowed, whose rings are shared mappings of its descriptor.
  */
-static int reaches_setid(const struct policy *p, const struct grant *g, int fd, uint64_t rights)
+static int reaches_setid(const struct policy *p, const struct stat *st, uint64_t rights)
 {
 	const uint64_t refused = p->kernel.refused;
-	struct stat st;
 
 	if (!(rights & LANDLOCK_ACCESS_FS_WRITE_FILE) || !(refused & GROUP_METADATA) ||
 	    !(refused & GROUP_IO_URING) || p->asked.keep_caps)
 		return 0;
-	if (fstat(fd, &st))
-		die_errno("cannot stat %s path %s", g->option, g->path);
-	return S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & (S_ISUID | S_ISGID)));
+	return S_ISDIR(st->st_mode) ||
+	       (S_ISREG(st->st_mode) && (st->st_mode & (S_ISUID | S_ISGID)));
 }
 
 /* -v: why the filter refuses shared mappings of files, once. */
@@ -252,19 +255,26 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 
 	for (i = 0; (g = grant_number(r, i)); i++) {
 		int fd = open_grant(g, r->no_symlinks, &batch);
+		const struct stat *known = NULL; /* a write grant's fstat, once */
+		struct stat st;
 		uint64_t rights = 0;
 		long entries = -1;
 
 		if (fd >= 0 && p->asked.guards && g->kind != GRANT_RO)
 			check_guards(&p->asked, g, fd);
-		if (fd >= 0 && g->kind == GRANT_RW)
-			check_policy_dirs(&p->asked, g, fd);
+		if (fd >= 0 && g->kind == GRANT_RW) {
+			if (fstat(fd, &st))
+				die_errno("cannot stat %s path %s", g->option, g->path);
+			known = &st;
+			check_policy_dirs(&p->asked, g, fd, known);
+		}
 		if (fd >= 0)
-			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, &entries, verbose)
-					    : add_path_rule(p, ruleset, g, fd);
+			rights = r->nhidden ? add_grant_rules(p, ruleset, g, fd, known, &entries,
+							      verbose)
+					    : add_path_rule(p, ruleset, g, fd, known);
 		if (verbose)
 			print_grant(verbose, g, fd, rights, entries);
-		if (fd >= 0 && !setid && reaches_setid(p, g, fd, rights))
+		if (known && !setid && reaches_setid(p, known, rights))
 			setid = g;
 		if (fd >= 0)
 			add_to_batch(&batch, fd);

@@ -186,20 +186,18 @@ static int dotted(const char *path)
  * would have to write to replace or make it, so that and everything above
  * it is guarded. An absolute path without symlinks or dots is its own
  * lookup, one fstatat per component; with them, the lookup is judged as a
- * report's is (guard_lookup).
+ * report's is (guard_lookup). ROOT is the stat of "/".
  */
-static void add_policy_dir(struct policy_dirs *d, const char *path)
+static void add_policy_dir(struct policy_dirs *d, const char *path, const struct stat *root)
 {
 	struct policy_dir *p = &d->dir[d->n++];
 	char near[PATH_MAX] = "/";
 	size_t i, len = strlen(path);
-	struct stat st, at;
+	struct stat st, at = *root;
 	int plain = !dotted(path);
 
 	join(p->path, sizeof p->path, path, NULL);
 	join(p->lookup.what, sizeof p->lookup.what, path, NULL);
-	if (stat("/", &at))
-		die_errno("cannot check the policy directory %s", path);
 	add_inode(&p->lookup, &at);
 	for (i = 1; i <= len; i++) {
 		char prefix[PATH_MAX];
@@ -235,9 +233,12 @@ const struct policy_dirs *find_policy_dirs(struct request *r)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	char path[PATH_MAX];
+	struct stat root;
 
 	if (r->policy_dirs)
 		return r->policy_dirs;
+	if (stat("/", &root))
+		die_errno("cannot check the policy directories: cannot stat /");
 	r->policy_dirs = mapped(sizeof *r->policy_dirs, "the policy directories");
 	if (xdg && xdg[0] == '/')
 		join(path, sizeof path, xdg, "/landlock-run", NULL);
@@ -246,8 +247,8 @@ const struct policy_dirs *find_policy_dirs(struct request *r)
 	else
 		path[0] = '\0';
 	if (path[0] && strcmp(path, "/etc/landlock-run") != 0)
-		add_policy_dir(r->policy_dirs, path);
-	add_policy_dir(r->policy_dirs, "/etc/landlock-run");
+		add_policy_dir(r->policy_dirs, path, &root);
+	add_policy_dir(r->policy_dirs, "/etc/landlock-run", &root);
 	return r->policy_dirs;
 }
 
@@ -279,24 +280,38 @@ static void refuse_policy_grant(const struct grant *g, const struct policy_dir *
 	    p->exists ? "" : " (not there yet: the command could make it)");
 }
 
+/* Whether a policy directory that exists is on the file system of ST. */
+static int on_policy_fs(const struct policy_dirs *d, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->dir[i].exists && d->dir[i].dev == st->st_dev)
+			return 1;
+	return 0;
+}
+
 /*
  * A --rw grant on a policy directory, on a directory above it (which could
  * replace it, or make it when it is not there), or beneath it would let the
  * command write the next run's policy. Judged by inode, walking up from the
- * grant by ".." as Landlock does, until a directory the policy directory's
- * lookup goes through: a few stats per grant.
+ * grant (FD, whose fstat is GRANT) by ".." as Landlock does, until a
+ * directory the policy directory's lookup goes through: a few stats per
+ * grant. A file is above no directory, and in none off its own file system:
+ * one elsewhere (/dev/null) needs no walk, nor the readlink it starts with.
  */
-void check_policy_dirs(const struct request *r, const struct grant *g, int fd)
+void check_policy_dirs(const struct request *r, const struct grant *g, int fd,
+		       const struct stat *grant)
 {
 	const struct policy_dirs *d = r->policy_dirs;
 	unsigned pending = (1U << d->n) - 1;
 	char path[PATH_MAX];
-	struct stat st, last;
+	struct stat st = *grant, last;
 	size_t i;
-	int at;
+	int at, stated;
 
-	if (fstat(fd, &st))
-		die_errno("cannot stat %s path %s", g->option, g->path);
+	if (!S_ISDIR(st.st_mode) && !on_policy_fs(d, &st))
+		return;
 	for (i = 0; i < d->n; i++)
 		if (has_inode(&d->dir[i].lookup, &st))
 			refuse_policy_grant(g, &d->dir[i],
@@ -304,10 +319,12 @@ void check_policy_dirs(const struct request *r, const struct grant *g, int fd)
 							    d->dir[i].ino == st.st_ino
 						    ? ""
 						    : "above ");
-	/* one fstatat per level: ".", "./..", "./../.." */
+	/* one fstatat per level: ".", "./..", "./../.."; a directory's "." is
+	 * its fstat */
 	grant_start(g, fd, &st, &at, path);
-	for (last.st_ino = 0;; last = st) {
-		if (fstatat(at, path, &st, 0))
+	stated = S_ISDIR(st.st_mode);
+	for (last.st_ino = 0;; last = st, stated = 0) {
+		if (!stated && fstatat(at, path, &st, 0))
 			die_errno("cannot check %s %s", g->option, g->path);
 		if (last.st_ino && last.st_dev == st.st_dev && last.st_ino == st.st_ino)
 			break; /* the root is its own parent */

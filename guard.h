@@ -52,7 +52,8 @@ struct policy_dirs {
 };
 
 const struct policy_dirs *find_policy_dirs(struct request *r);
-void check_policy_dirs(const struct request *r, const struct grant *g, int fd);
+void check_policy_dirs(const struct request *r, const struct grant *g, int fd,
+		       const struct stat *grant);
 int in_policy_dir(struct request *r, int dirfd, const char *file);
 void check_learn_target(struct request *r);
 void learn_note(const struct request *r, const char *when);

@@ -34,10 +34,12 @@ tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
 # floor-baseline as under a default run, and under floor-promise as under a run with
 # every group allowed (tests/sysop.c, tests/tty.c: make test-helpers).
 sysop=$root/build/$(uname -m)/sysop tty=$root/build/$(uname -m)/tty
-touch "$out/setid"
+head -c 4096 /dev/zero >"$out/setid" # a page mapstore can store into
 refusals=("$sysop io_uring-setup" "$sysop unshare native 0x10000000" "$sysop clone native 0x10000000"
 	"$sysop clone3 0" "$sysop keyctl" "$sysop bpf" "$sysop perf" "$sysop userfaultfd"
 	"$sysop create $out/setid-new 4755" "$sysop fchmodat2 $out/setid 4755" "$sysop setxattr $out/setid"
+	"$sysop mapstore native $out/setid" "$sysop mapstore i386 $out/setid"
+	"$sysop mapstore i386-old $out/setid"
 	"$tty run $tty inject native 0x5412 x" "$tty run $tty inject i386 0x5412 x"
 	"$tty run $tty inject x32 0x5412 x")
 # shellcheck disable=SC2086 # the launcher's options and a command line, split into words

@@ -29,8 +29,9 @@
  * (platform/linux-*.h), then the capability drop (bounding set, then every set),
  * as landlock-run does with every --allow-syscalls group. With
  * -DWITH_BASELINE as well it is floor-baseline: the same filter also
- * refuses what landlock-run's baseline and root's metadata rules refuse, so
- * it keeps every promise of a default run as root. Its filter is written
+ * refuses what landlock-run's baseline and root's metadata rules refuse
+ * (with the shared mappings of files, as where root's command writes a
+ * directory), so it keeps every promise of a default run as root. Its filter is written
  * here, not by landlock-run's builder, as short as these rules allow: per
  * ABI a search on the number, calls with the same test sharing one body,
  * one return per action. It is what any launcher would pay for them.
@@ -78,7 +79,7 @@ struct insn {
 
 enum { LD = 0x20, JEQ = 0x15, JGT = 0x25, JSET = 0x45, AND = 0x54, RET = 0x06 };
 enum { ALLOW = 0x7fff0000, KILL = 0x80000000, ERRNO = 0x00050000 };
-enum { ALWAYS, SET, EQ2 }; /* no test; arg & k; arg == k or arg == k2 */
+enum { ALWAYS, SET, EQ2, MASKED }; /* no test; arg & k; arg == k or k2; (arg & k2) == k */
 
 /* One call's rule: its numbers per ABI, the test, and the errno. */
 struct rule {
@@ -122,6 +123,10 @@ static const struct rule rules[] = {
 	{NR_lremovexattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
 	{NR_fremovexattr, ALWAYS, 0, 0, 0, EOPNOTSUPP},
 	{NR_removexattrat, ALWAYS, 0, 0, 0, EOPNOTSUPP},
+	/* a shared mapping of a file, where root's command writes a directory */
+	{NR_mmap__args, MASKED, 3, 0x01, 0x21, ENODEV}, /* MAP_SHARED, not MAP_ANONYMOUS */
+	{NR_mmap2, MASKED, 3, 0x01, 0x21, ENODEV},
+	{NR_mmap__old, ALWAYS, 0, 0, 0, ENOSYS},
 #endif
 };
 /* clang-format on */
@@ -231,9 +236,13 @@ static void bodies_and_returns(void)
 		if (j < i)
 			continue;
 		emit(LD, 0, 0, ARG(r->arg));
+		if (r->test == MASKED)
+			emit(AND, 0, 0, r->k2);
 		to(len, 0, NULL, ERRNO | r->err);
 		if (r->test == SET) {
 			emit(JSET, 0, 0, r->k);
+		} else if (r->test == MASKED) {
+			emit(JEQ, 0, 0, r->k);
 		} else {
 			emit(JEQ, 0, 0, r->k);
 			to(len, 0, NULL, ERRNO | r->err);
