@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "abi.h"
@@ -20,6 +21,7 @@
 #include "grants.h"
 #include "guard.h"
 #include "hide.h"
+#include "inherit.h"
 #include "out.h"
 #include "tmpdir.h"
 #include "where.h"
@@ -213,35 +215,59 @@ const struct grant *grant_number(const struct request *r, size_t i)
 	return i == r->ngrants && r->nhidden && !r->reads_granted ? &implied : NULL;
 }
 
-/*
- * Whether a grant (its fstat ST), with RIGHTS, lets root's command map one of root's
- * setuid or setgid files shared, which keeps the bits where write(2) would
- * clear them (seccomp.c: GROUP_SETID_MAPS): a directory may hold one, now
- * or moved in later (searching it would cost a stat per file at every
- * launch); a file only if it is one. Asked only where the metadata rules
- * apply: not for another user, nor with --allow-syscalls metadata or
- * --keep-caps (CAP_FSETID keeps the bits through write(2) too), nor with
- * io_uring allowed, whose rings are shared mappings of its descriptor.
- */
-static int reaches_setid(const struct policy *p, const struct stat *st, uint64_t rights)
-{
-	const uint64_t refused = p->kernel.refused;
+#define CAP_FSETID_BIT 4 /* CAP_FSETID (linux/capability.h, which musl-gcc cannot see) */
 
-	if (!(rights & LANDLOCK_ACCESS_FS_WRITE_FILE) || !(refused & GROUP_METADATA) ||
-	    !(refused & GROUP_IO_URING) || p->asked.keep_caps)
-		return 0;
-	return S_ISDIR(st->st_mode) ||
-	       (S_ISREG(st->st_mode) && (st->st_mode & (S_ISUID | S_ISGID)));
+/* Whether FD's file carries a file capability (security.capability),
+ * read through /proc since an O_PATH descriptor takes no fgetxattr; one
+ * that cannot be read counts. */
+static int has_file_capability(int fd)
+{
+	char link[40], num[24];
+
+	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	if (getxattr(link, "security.capability", NULL, 0) >= 0)
+		return 1;
+	return errno != ENODATA && errno != ENOTSUP;
 }
 
-/* -v: why the filter refuses shared mappings of files, once. */
-static void print_setid_maps(struct out *o, const struct grant *g)
+/*
+ * Whether a write grant (FD, its fstat ST) lets root's command map one of
+ * root's setuid, setgid or file-capability programs shared, which keeps
+ * the privilege where write(2) would take it (seccomp.c: GROUP_SETID_MAPS):
+ * a directory may hold one, now or moved in later (searching it would cost
+ * a stat per file at every launch); a file only if it is one. Asked only
+ * where the metadata rules apply (not for another user, nor with
+ * --allow-syscalls metadata), and not where --keep-caps hands on
+ * CAP_FSETID, which keeps the bits through write(2) too.
+ */
+static int reaches_setid(const struct policy *p, int fd, const struct stat *st)
 {
-	outf(o,
-	     "landlock-run filter: mmap MAP_SHARED of a file refused (ENODEV): root's command "
-	     "can write %s %s, where a setuid file would keep its bit; --allow-syscalls "
-	     "metadata allows it\n",
-	     g->option, g->path);
+	if (!(p->kernel.refused & GROUP_METADATA) ||
+	    (p->asked.keep_caps && holds_capability(CAP_FSETID_BIT)))
+		return 0;
+	if (S_ISDIR(st->st_mode))
+		return 1;
+	return S_ISREG(st->st_mode) &&
+	       ((st->st_mode & (S_ISUID | S_ISGID)) || has_file_capability(fd));
+}
+
+/* -v: why the filter refuses shared mappings of files, once; or, with
+ * io_uring allowed (its rings are shared mappings of its descriptor), that
+ * it does not. */
+static void print_setid_maps(struct out *o, const struct grant *g, int refused)
+{
+	if (refused)
+		outf(o,
+		     "landlock-run filter: mmap MAP_SHARED of a file refused (ENODEV): root's "
+		     "command can write through %s %s, where a setuid file would keep its bit; "
+		     "--allow-syscalls metadata allows it\n",
+		     g->option, g->path);
+	else
+		outf(o,
+		     "landlock-run filter: mmap MAP_SHARED of a file allowed for io_uring's "
+		     "rings: root's command can write through %s %s, where a setuid file "
+		     "would keep its bit through one\n",
+		     g->option, g->path);
 }
 
 /* The grants' rules; GROUP_SETID_MAPS into *REFUSED if one reaches_setid. */
@@ -274,16 +300,17 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 					    : add_path_rule(p, ruleset, g, fd, known);
 		if (verbose)
 			print_grant(verbose, g, fd, rights, entries);
-		if (known && !setid && reaches_setid(p, known, rights))
+		if (known && !setid && (rights & LANDLOCK_ACCESS_FS_WRITE_FILE) &&
+		    reaches_setid(p, fd, known))
 			setid = g;
 		if (fd >= 0)
 			add_to_batch(&batch, fd);
 	}
 	close_batch(&batch);
-	if (setid)
+	if (setid && (p->kernel.refused & GROUP_IO_URING))
 		*refused |= GROUP_SETID_MAPS;
 	if (setid && verbose)
-		print_setid_maps(verbose, setid);
+		print_setid_maps(verbose, setid, (p->kernel.refused & GROUP_IO_URING) != 0);
 	for (i = 0; verbose && i < r->nhidden; i++)
 		outf(verbose, "landlock-run hide: --hide %s -> %s%s: %zu rules\n",
 		     r->hidden[i].path, r->hidden[i].canon,

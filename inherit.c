@@ -65,6 +65,17 @@ void drop_capabilities(void)
 		die_errno("cannot drop the capabilities (--keep-caps keeps them)");
 }
 
+/* Whether the launcher's effective set holds CAP, which --keep-caps hands on. */
+int holds_capability(int cap)
+{
+	struct cap_header header = {CAPABILITY_VERSION_3, 0};
+	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
+
+	if (syscall(SYS_capget, &header, sets))
+		die_errno("cannot read the capabilities");
+	return (sets[cap / 32].effective >> cap % 32) & 1;
+}
+
 /*
  * What drop_capabilities takes from the command: what its exec would have
  * kept without the launcher. Root's exec keeps what root holds; another

@@ -17,6 +17,7 @@ struct caller {
 void die_with_parent(pid_t parent);
 void drop_capabilities(void);
 uint64_t dropped_capabilities(int keep); /* the bits drop_capabilities takes */
+int holds_capability(int cap);
 void new_session(void);
 void close_fds(void);
 void edit_environment(const char **edits, size_t n);

@@ -100,9 +100,11 @@ enum syscall_group {
 	GROUP_USERFAULTFD = 1 << 7,
 	GROUP_METADATA = 1 << 8,
 	GROUP_BASELINE = (1 << 9) - (1 << 2), /* io_uring to metadata */
-	GROUP_TRACED = 1 << 9,	    /* while --explain or --learn traces: what escapes it */
-	GROUP_UNIX = 1 << 10,	    /* --no-unix */
-	GROUP_SETID_MAPS = 1 << 11, /* metadata's too, named so: root's MAP_SHARED of a file */
+	GROUP_TRACED = 1 << 9, /* while --explain or --learn traces: what escapes it */
+	GROUP_UNIX = 1 << 10,  /* --no-unix */
+	/* root's shared mappings of files, where its write grants could hold a
+	 * setuid file (grants.c); part of metadata, and named so by --explain */
+	GROUP_SETID_MAPS = 1 << 11,
 };
 
 struct guard;	    /* guard.h */

@@ -64,7 +64,7 @@
  * REDIRECT refuses always, with ENOSYS that sends libc to a call the filter
  * reads (clone3 to clone, openat2 to openat): nothing to explain there, the
  * next call is judged. MASKED: the argument's bits in the high half of k
- * are those of its low half (MASK_K). */
+ * are those of its low half (MASK_K; both masks of flags below 0x10000). */
 enum test { ALWAYS, REDIRECT, EQ, NE, SET, MASKED };
 #define MASK_K(mask, bits) ((uint32_t)(mask) << 16 | (bits))
 #define K_MASK(k)	   ((k) >> 16)

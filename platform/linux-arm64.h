@@ -62,8 +62,9 @@
 #define NR_setxattrat		{463, 463}
 #define NR_removexattrat	{466, 466}
 /* mmap where its flags are argument 3 (EABI has mmap2 alone), and the
- * old mmap, whose arguments are in memory (OABI's, not EABI's): NAME__WHICH
- * rows are NAME's numbers with the columns of other calls 0 */
+ * old mmap, whose arguments are in memory (OABI's, not EABI's). A row
+ * NAME__WHICH holds the numbers of the call NAME in the columns where
+ * WHICH applies, 0 in the others (tests/seccomp.bats checks them) */
 #define NR_mmap__args		{222, 0}
 #define NR_mmap__old		{0, 0}
 #define NR_mmap2		{0, 192}

@@ -65,8 +65,9 @@
 #define NR_setxattrat		{463, 463, 463}
 #define NR_removexattrat	{466, 466, 466}
 /* mmap where its flags are argument 3 (i386's mmap is the old one, whose
- * arguments are in memory), and that old one: NAME__WHICH rows are NAME's
- * numbers with the columns of other calls 0 */
+ * arguments are in memory), and that old one. A row NAME__WHICH holds the
+ * numbers of the call NAME in the columns where WHICH applies, 0 in the
+ * others (tests/seccomp.bats checks them against NAME's) */
 #define NR_mmap__args		{9, 9, 0}
 #define NR_mmap__old		{0, 0, 90}
 #define NR_mmap2		{0, 0, 192}

@@ -233,7 +233,7 @@ assert_only_policy_lines() {
 	assert_equal "${err[16]}" "landlock-run policy: log="
 	assert_equal "${err[17]}" "$(grant_line --ro / execute,read_file,read_dir)"
 	assert_equal "${err[18]}" "$(grant_line --rw a "$FS_ALL")"
-	[ "$(id -u)" != 0 ] || assert_equal "${err[19]}" "landlock-run filter: mmap MAP_SHARED of a file refused (ENODEV): root's command can write --rw a, where a setuid file would keep its bit; --allow-syscalls metadata allows it"
+	[ "$(id -u)" != 0 ] || assert_equal "${err[19]}" "landlock-run filter: mmap MAP_SHARED of a file refused (ENODEV): root's command can write through --rw a, where a setuid file would keep its bit; --allow-syscalls metadata allows it"
 }
 
 @test "--verbose is -v" {

@@ -805,11 +805,28 @@ static const struct {
  * allows it, --allow-syscalls GROUP, or leaving --no-network or --no-unix
  * out (the option is the group's: no --allow-syscalls name allows them).
  */
-#define PROT_WRITE_BIT 0x2 /* PROT_WRITE, mmap's argument 2 */
-
 static const char *option_of(uint64_t group)
 {
 	return group == GROUP_NETWORK ? "--no-network" : group == GROUP_UNIX ? "--no-unix" : NULL;
+}
+
+#define PROT_WRITE_BIT 0x2 /* PROT_WRITE, mmap's argument 2 */
+#define GCONV_CACHE    "/gconv-modules.cache"
+
+/* A read-only shared mapping of glibc's gconv cache, which every process of
+ * a UTF-8 locale makes and reads instead when refused (GROUP_SETID_MAPS
+ * refuses read-only ones too: they can be made writable): not a line each.
+ * Any other is reported: the JVM dies of SIGSEGV without its modules'. */
+static int gconv_cache(pid_t tid, const uint64_t *args)
+{
+	char path[PATH_MAX];
+	int n;
+
+	if (args[2] & PROT_WRITE_BIT)
+		return 0;
+	n = fd_path(tid, (int)args[4], path);
+	return n >= (int)sizeof GCONV_CACHE - 1 &&
+	       strcmp(path + n - (sizeof GCONV_CACHE - 1), GCONV_CACHE) == 0;
 }
 
 void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, const uint64_t *args)
@@ -823,10 +840,7 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 	struct who w;
 	size_t i;
 
-	/* A read-only shared mapping is refused too (it could be made writable
-	 * later); glibc reads the file instead (its gconv cache, in every
-	 * process of a UTF-8 locale): not a line each. */
-	if (rf->group == GROUP_SETID_MAPS && !(args[2] & PROT_WRITE_BIT))
+	if (rf->group == GROUP_SETID_MAPS && gconv_cache(tid, args))
 		return;
 	for (g = syscall_groups; g->name; g++)
 		if (g->bit == rf->group ||
@@ -851,10 +865,11 @@ void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf, c
 		if (option)
 			outf(&e->line, "allow by removing %s\n", option);
 		else if (rf->group == GROUP_SETID_MAPS)
-			outf(&e->line, "a shared mapping of a file, refused where root's command "
-				       "can write a directory (a setuid file keeps its bit through "
-				       "one); run the command as another user, or allow with "
-				       "--allow-syscalls metadata\n");
+			outf(&e->line,
+			     "a shared mapping of a file, refused where root's command "
+			     "can write a directory (a setuid file keeps its bits through "
+			     "one); run the command as another user, or allow with "
+			     "--allow-syscalls metadata\n");
 		else
 			outf(&e->line, "allow with --allow-syscalls %s\n", group);
 		out_flush(&e->line);

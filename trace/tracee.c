@@ -154,6 +154,20 @@ int fd_stat(pid_t tid, int fd, struct stat *st)
 	return stat(path, st);
 }
 
+/* The path FD of TID names now (as fd_stat, a thread may move another file
+ * onto it); its length, or -1. */
+int fd_path(pid_t tid, int fd, char out[PATH_MAX])
+{
+	char path[PATH_MAX + 64], num[24];
+	ssize_t n;
+
+	proc_path(path, tid, "/fd/", decimal(fd, num));
+	n = readlink(path, out, PATH_MAX - 1);
+	if (n >= 0)
+		out[n] = '\0';
+	return (int)n;
+}
+
 int fd_is_device(pid_t tid, int fd)
 {
 	struct stat st;

@@ -157,8 +157,9 @@ int proc_tty(pid_t tid); /* tty_nr: 0 without a controlling terminal; -1 */
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
 int fd_is_device(pid_t tid, int fd);
-int fd_stat(pid_t tid, int fd, struct stat *st); /* what the tracee's FD is */
-int set_arg5(pid_t tid, uint64_t value);	 /* TRACE_MARK, or the value to put back */
+int fd_stat(pid_t tid, int fd, struct stat *st);    /* what the tracee's FD is */
+int fd_path(pid_t tid, int fd, char out[PATH_MAX]); /* and the path it names */
+int set_arg5(pid_t tid, uint64_t value);	    /* TRACE_MARK, or the value to put back */
 void dir_of(char *out, const char *path);
 /* the line on the calls of processes that made themselves non-dumpable */
 enum unseen_words { UNSEEN_EXPLAIN, UNSEEN_LEARN, UNSEEN_POLICY };
