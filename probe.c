@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -214,6 +215,14 @@ static const struct probe_call {
 	{SYS_fremovexattr, -1, 0, 0},		 /* EBADF, before the name is read */
 };
 
+/* A shared mapping of no file (descriptor -1): the kernel's own answer is
+ * EBADF, the filter's ENODEV, and nothing is mapped. */
+static int shared_map(const struct probe_env *env, uint64_t right)
+{
+	(void)env, (void)right;
+	return mmap(NULL, 4096, PROT_READ, MAP_SHARED, -1, 0) == MAP_FAILED ? -1 : 0;
+}
+
 static int baseline_call(const struct probe_env *env, uint64_t right)
 {
 	const struct probe_call *c = &probe_calls[env->call];
@@ -268,6 +277,7 @@ static const struct check {
 	{"userfaultfd", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 7, GROUP_USERFAULTFD},
 	{"setuid_mode", baseline_call, EPERM, OTHER_ERRNO, IN_FILTER, 8, GROUP_METADATA},
 	{"xattr", baseline_call, EOPNOTSUPP, OTHER_ERRNO, IN_FILTER, 9, GROUP_METADATA},
+	{"shared_map", shared_map, ENODEV, OTHER_ERRNO, IN_FILTER, 0, GROUP_SETID_MAPS},
 };
 
 #define NCHECKS	 ((int)(sizeof checks / sizeof checks[0]))

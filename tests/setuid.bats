@@ -290,3 +290,15 @@ os.setxattr(sys.argv[2], "security.capability", struct.pack("<5I", 0x02000001, 1
 	run -0 "$LR" --keep-caps --ro / --rw d -- "$SYSOP" mapstore native d/su
 	owned d/su 4755
 }
+
+@test "root: --probe with a write grant on a directory proves the refusal in its child (the kernel's own answer EBADF first), and without one does not try it" {
+	need_root
+	mkdir d
+	run -0 strace -f -qq -e trace=mmap -o "$BATS_TEST_TMPDIR/trace" "$LR" --probe --ro / --rw d
+	assert_output --partial "landlock:"
+	assert_equal "$(grep -c 'MAP_SHARED, -1, 0) = -1 EBADF' "$BATS_TEST_TMPDIR/trace")" 1
+	assert_equal "$(grep -c 'MAP_SHARED, -1, 0) = -1 ENODEV' "$BATS_TEST_TMPDIR/trace")" 1
+	# control: no write grant on a directory, no refusal to prove
+	run -0 strace -f -qq -e trace=mmap -o "$BATS_TEST_TMPDIR/trace" "$LR" --probe --ro / --rw /dev/null
+	assert_equal "$(grep -c 'MAP_SHARED, -1' "$BATS_TEST_TMPDIR/trace")" 0
+}
