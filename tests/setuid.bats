@@ -260,8 +260,10 @@ written"
 	program d/su 4755
 	run -0 "$LR" --ro / --rw d --allow-syscalls io_uring -- "$SYSOP" io_uring-write d/out "by io_uring"
 	assert_equal "$(cat d/out)" "by io_uring"
-	run -0 "$LR" --ro / --rw d --allow-syscalls io_uring -- "$SYSOP" mapstore native d/su
+	run -0 --separate-stderr "$LR" -v --ro / --rw d --allow-syscalls io_uring -- "$SYSOP" mapstore native d/su
 	owned d/su 4755
+	# and -v says so
+	assert_equal "$(grep -c "^landlock-run filter: mmap MAP_SHARED of a file allowed for io_uring's rings: root's command can write through --rw d, where a setuid file would keep its bit through one$" <<<"$stderr")" 1
 	# control: without it, the ring cannot be mapped and the store is refused
 	program d/su 4755
 	run -1 "$LR" --ro / --rw d -- "$SYSOP" mapstore native d/su
