@@ -85,13 +85,21 @@ int open_resolved(int dirfd, const char *path, int flags, uint64_t resolve)
 	return (int)syscall(__NR_openat2, dirfd, path, &how, sizeof how);
 }
 
+/* /proc/self/fd/FD, the way to FD's file by name (its link, its xattrs). */
+void self_fd_link(int fd, char link[SELF_FD_LINK])
+{
+	char num[24];
+
+	join(link, SELF_FD_LINK, "/proc/self/fd/", decimal(fd, num), NULL);
+}
+
 /* FD's canonical path, as /proc/self/fd/N reads; its length, or -1. */
 int path_of_fd(int fd, char *out)
 {
-	char link[40], num[24];
+	char link[SELF_FD_LINK];
 	ssize_t n;
 
-	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	self_fd_link(fd, link);
 	n = readlink(link, out, PATH_MAX - 1);
 	if (n >= 0)
 		out[n] = '\0';

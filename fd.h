@@ -1,10 +1,10 @@
 /*
  * fd.c: descriptors. open_at is openat(DIRFD, PATH, FLAGS | O_CLOEXEC);
- * NO_SYMLINKS: ELOOP on any symlink. path_of_fd: FD's canonical path
- * (PATH_MAX) and its length, or -1. within: canonical PATH is DIR or beneath
- * it. stat_field: one number of /proc/PID/stat. A batch: descriptors to
- * close in runs of consecutive numbers, one close_range each; a number the
- * launcher did not open is never in a run.
+ * NO_SYMLINKS: ELOOP on any symlink. self_fd_link: /proc/self/fd/FD.
+ * path_of_fd: FD's canonical path (PATH_MAX) and its length, or -1.
+ * within: canonical PATH is DIR or beneath it. stat_field: one number of /proc/PID/stat. A batch:
+ * descriptors to close in runs of consecutive numbers, one close_range each; a number the launcher
+ * did not open is never in a run.
  */
 #ifndef LR_FD_H
 #define LR_FD_H
@@ -28,6 +28,8 @@ int open_resolved(int dirfd, const char *path, int flags, uint64_t resolve);
 #define RESOLVE_NO_XDEV	    0x01
 #define RESOLVE_NO_SYMLINKS 0x04
 int path_of_fd(int fd, char *out);
+#define SELF_FD_LINK 40
+void self_fd_link(int fd, char link[SELF_FD_LINK]);
 int within(const char *path, const char *dir);
 /* A number of /proc/PID/stat (field numbers as proc(5) has them); -1. */
 int stat_field(const char *path, int field, uint64_t *value);

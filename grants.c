@@ -222,9 +222,9 @@ const struct grant *grant_number(const struct request *r, size_t i)
  * that cannot be read counts. */
 static int has_file_capability(int fd)
 {
-	char link[40], num[24];
+	char link[SELF_FD_LINK];
 
-	join(link, sizeof link, "/proc/self/fd/", decimal(fd, num), NULL);
+	self_fd_link(fd, link);
 	if (getxattr(link, "security.capability", NULL, 0) >= 0)
 		return 1;
 	return errno != ENODATA && errno != ENOTSUP;

@@ -43,13 +43,21 @@ struct cap_data {
  * CAP_SETPCAP cannot shrink the bounding set, and with no_new_privs it
  * gains nothing from it. An unprivileged caller pays one capget.
  */
+/* The launcher's capability sets, all 64 bits of each: 0, or -1 and errno. */
+static int read_capabilities(struct cap_data sets[2])
+{
+	struct cap_header header = {CAPABILITY_VERSION_3, 0};
+
+	return (int)syscall(SYS_capget, &header, sets);
+}
+
 void drop_capabilities(void)
 {
 	struct cap_header header = {CAPABILITY_VERSION_3, 0};
 	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
 	int cap = 0;
 
-	if (syscall(SYS_capget, &header, sets))
+	if (read_capabilities(sets))
 		die_errno("cannot read the capabilities");
 	if (!(sets[0].permitted | sets[1].permitted | sets[0].inheritable | sets[1].inheritable))
 		return;
@@ -68,10 +76,9 @@ void drop_capabilities(void)
 /* Whether the launcher's effective set holds CAP, which --keep-caps hands on. */
 int holds_capability(int cap)
 {
-	struct cap_header header = {CAPABILITY_VERSION_3, 0};
 	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
 
-	if (syscall(SYS_capget, &header, sets))
+	if (read_capabilities(sets))
 		die_errno("cannot read the capabilities");
 	return (sets[cap / 32].effective >> cap % 32) & 1;
 }
@@ -85,12 +92,11 @@ int holds_capability(int cap)
  */
 uint64_t dropped_capabilities(int keep)
 {
-	struct cap_header header = {CAPABILITY_VERSION_3, 0};
 	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
 	uint64_t permitted, ambient = 0;
 	int cap;
 
-	if (keep || syscall(SYS_capget, &header, sets))
+	if (keep || read_capabilities(sets))
 		return 0;
 	permitted = sets[0].permitted | (uint64_t)sets[1].permitted << 32;
 	if (getuid() == 0 || geteuid() == 0)

@@ -155,14 +155,15 @@ static const struct rule rules[] = {
 	{GROUP_METADATA, NR_lremovexattr, 0, ALWAYS, EOPNOTSUPP, 0, "lremovexattr"},
 	{GROUP_METADATA, NR_fremovexattr, 0, ALWAYS, EOPNOTSUPP, 0, "fremovexattr"},
 	{GROUP_METADATA, NR_removexattrat, 0, ALWAYS, EOPNOTSUPP, 0, "removexattrat"},
-	/* A store through a MAP_SHARED mapping leaves a setuid or setgid file
-	 * so, where write(2) by a process without CAP_FSETID clears the bits,
-	 * and which file a mapping is of is no argument: where root's command
-	 * can write a directory (grants.c), no file is mapped shared. ENODEV,
-	 * as a file system without mmap answers: lld and ripgrep read instead,
-	 * SQLite's WAL, POSIX semaphores and memfd's shared memory fail;
-	 * anonymous shared memory stays. i386's old mmap has its arguments in
-	 * memory: ENOSYS (glibc and musl map with mmap2). */
+	/* A setuid or setgid program keeps its bits when a store through a
+	 * MAP_SHARED mapping changes it, where write(2) by a process without
+	 * CAP_FSETID clears them, and no argument says which file a mapping
+	 * is of: where root's command can write a directory (grants.c), no
+	 * file is mapped shared. ENODEV, as a file system without mmap
+	 * answers: glibc, lld and ripgrep read instead; the JVM, SQLite's WAL,
+	 * POSIX semaphores and memfd's shared memory fail; anonymous shared
+	 * memory stays. i386's old mmap has its arguments in memory: ENOSYS
+	 * (glibc and musl map with mmap2). */
 	{GROUP_SETID_MAPS, NR_mmap__args, 3, MASKED, ENODEV, MAP_FILE_SHARED, "mmap"},
 	{GROUP_SETID_MAPS, NR_mmap2, 3, MASKED, ENODEV, MAP_FILE_SHARED, "mmap2"},
 	{GROUP_SETID_MAPS, NR_mmap__old, 0, ALWAYS, ENOSYS, 0, "mmap"},
