@@ -304,3 +304,18 @@ os.setxattr(sys.argv[2], "security.capability", struct.pack("<5I", 0x02000001, 1
 	run -0 strace -f -qq -e trace=mmap -o "$BATS_TEST_TMPDIR/trace" "$LR" --probe --ro / --rw /dev/null
 	assert_equal "$(grep -c 'MAP_SHARED, -1' "$BATS_TEST_TMPDIR/trace")" 0
 }
+
+@test "root: --explain-json records a refused mapping as the filter's metadata refusal, with the option that lifts it" {
+	need_root
+	mkdir d
+	program d/su 4755
+	run -1 "$LR" --explain-json "$BATS_TEST_TMPDIR/report.json" --ro / --rw d -- "$SYSOP" mapstore native d/su
+	assert_output ENODEV
+	run -0 "$PYTHON" -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("syscall") == "mmap":
+        print(r["kind"], r["comm"], r["right"], r["errno"], " ".join(r["allow"]))' "$BATS_TEST_TMPDIR/report.json"
+	assert_output "syscall sysop metadata ENODEV --allow-syscalls metadata"
+	unchanged d/su 4755
+}

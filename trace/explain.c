@@ -77,7 +77,8 @@ static const struct {
 		{EXDEV, "EXDEV"},
 		{ENOSYS, "ENOSYS"},
 		{EAFNOSUPPORT, "EAFNOSUPPORT"},
-		{EOPNOTSUPP, "EOPNOTSUPP"}};
+		{EOPNOTSUPP, "EOPNOTSUPP"},
+		{ENODEV, "ENODEV"}};
 
 /* The errors a Landlock denial or a scope's refusal comes with. */
 static int denial_errno(int err)

@@ -164,8 +164,8 @@ export interface Policy {
 
 /** What a denial refused; `errno` the error the call got. */
 export type DenialErrno = 'EACCES' | 'EPERM' | 'EXDEV';
-/** What the system-call filter answers a call it refuses: a kernel without that call (EOPNOTSUPP: root's xattr calls, a filesystem without xattrs). */
-export type FilterErrno = 'EAFNOSUPPORT' | 'ENOSYS' | 'EPERM' | 'EACCES' | 'EOPNOTSUPP';
+/** What the system-call filter answers a call it refuses: a kernel without that call (EOPNOTSUPP: root's xattr calls, a filesystem without xattrs; ENODEV: root's shared mapping of a file, a filesystem without mmap). */
+export type FilterErrno = 'EAFNOSUPPORT' | 'ENOSYS' | 'EPERM' | 'EACCES' | 'EOPNOTSUPP' | 'ENODEV';
 
 interface DenialBase {
 	/** The process that made the call (a thread's call is its process's). */

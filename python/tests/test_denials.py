@@ -172,3 +172,8 @@ def test_a_grant_never_advised_has_its_why_and_no_allow() -> None:
     for bad in (head + "}", head + ',"why":"x","allow":[]}', head + ',"why":1}'):
         with pytest.raises(ValueError, match=r"^--explain-json line 1: "):
             parse_denials(bad + "\n")
+
+
+def test_roots_refused_shared_mapping_is_enodev_under_metadata() -> None:
+    (d,) = parse_denials('{"kind":"syscall","pid":7,"comm":"java","syscall":"mmap","right":"metadata","rights":["metadata"],"errno":"ENODEV","allow":["--allow-syscalls","metadata"]}\n')
+    assert isinstance(d, SyscallDenial) and (d.errno, d.allow) == ("ENODEV", ("--allow-syscalls", "metadata"))

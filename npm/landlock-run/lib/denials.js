@@ -6,7 +6,8 @@
 const KINDS = ['fs', 'net', 'scope', 'syscall', 'capability'];
 const ERRNOS = ['EACCES', 'EPERM', 'EXDEV'];
 // What the system-call filter answers (--no-network, the baseline): a kernel without it.
-const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES', 'EOPNOTSUPP'];
+// ENODEV: root's shared mapping of a file where it can write a directory (a file system without mmap).
+const FILTER_ERRNOS = ['EAFNOSUPPORT', 'ENOSYS', 'EPERM', 'EACCES', 'EOPNOTSUPP', 'ENODEV'];
 const OPTIONAL_STRINGS = ['replace', 'hidden', 'hidden_beneath', 'remove', 'family', 'why'];
 
 // The launcher writes a byte that is not valid UTF-8 as \udcXX (Python's surrogateescape):

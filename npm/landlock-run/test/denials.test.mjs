@@ -143,3 +143,10 @@ test('parseDenials: also_refused_by (the mode bits refuse it too) is alsoRefused
 		assert.throws(() => parseDenials(`${line.replace('"mode_bits"', bad)}\n`),
 			/^TypeError: landlock-run: --explain-json line 1: also_refused_by/);
 });
+
+test('parseDenials: root\'s refused shared mapping of a file, ENODEV under the metadata group', () => {
+	const [d] = parseDenials('{"kind":"syscall","pid":7,"comm":"java","syscall":"mmap","right":"metadata","rights":["metadata"],"errno":"ENODEV","allow":["--allow-syscalls","metadata"]}\n');
+	assert.equal(d.kind, 'syscall');
+	assert.equal(d.errno, 'ENODEV');
+	assert.deepEqual(d.allow, ['--allow-syscalls', 'metadata']);
+});
