@@ -227,7 +227,7 @@ void plan_policy(struct policy *p, int kernel_abi)
  * that lists the known ones. */
 uint64_t parse_names(const struct name *table, const char *option, const char *list, const char *at)
 {
-	struct out known = {.fd = -1};
+	struct out known;
 	uint64_t bits = 0;
 	const struct name *n;
 	const char *s = list;
@@ -239,6 +239,7 @@ uint64_t parse_names(const struct name *table, const char *option, const char *l
 			if (strlen(n->name) == len && strncmp(s, n->name, len) == 0)
 				break;
 		if (!n->name) {
+			out_start(&known, -1, ESCAPE_NONE);
 			put_names(&known, table, ~0ULL, 0);
 			die("%s: unknown name '%.*s' in '%s'%s (known: %.*s)", option, (int)len, s,
 			    list, at, (int)known.len, known.buf);

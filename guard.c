@@ -181,30 +181,30 @@ static int dotted(const char *path)
 }
 
 /*
- * The policy directory PATH, which may not exist: its nearest existing
+ * The policy directory PATH, written in the next entry's lookup.what (the
+ * name it is guarded by), which may not exist: its nearest existing
  * prefix (PATH itself, or the closest directory above it) is what a run
  * would have to write to replace or make it, so that and everything above
  * it is guarded. An absolute path without symlinks or dots is its own
  * lookup, one fstatat per component; with them, the lookup is judged as a
  * report's is (guard_lookup). ROOT is the stat of "/".
  */
-static void add_policy_dir(struct policy_dirs *d, const char *path, const struct stat *root)
+static void add_policy_dir(struct policy_dirs *d, const struct stat *root)
 {
 	struct policy_dir *p = &d->dir[d->n++];
-	char near[PATH_MAX] = "/";
-	size_t i, len = strlen(path);
+	const char *path = p->lookup.what; /* as the caller wrote it there */
+	char prefix[PATH_MAX]; /* PATH, cut at I while its prefix is looked at */
+	size_t i, near = 1, len = strlen(path); /* prefix[0..near) exists: "/" first */
 	struct stat st, at = *root;
 	int plain = !dotted(path);
 
-	join(p->path, sizeof p->path, path, NULL);
-	join(p->lookup.what, sizeof p->lookup.what, path, NULL);
+	p->lookup.n = 0; /* written first, as find_policy_dirs says */
+	join(prefix, sizeof prefix, path, NULL);
 	add_inode(&p->lookup, &at);
 	for (i = 1; i <= len; i++) {
-		char prefix[PATH_MAX];
-
 		if (i < len && path[i] != '/')
 			continue;
-		copy_span(prefix, sizeof prefix, path, i);
+		prefix[i] = '\0';
 		if (fstatat(AT_FDCWD, prefix, &st, plain ? AT_SYMLINK_NOFOLLOW : 0)) {
 			if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
 				die_errno("cannot check the policy directory %s", path);
@@ -215,15 +215,17 @@ static void add_policy_dir(struct policy_dirs *d, const char *path, const struct
 			add_inode(&p->lookup, &st);
 		else if (S_ISLNK(st.st_mode) && stat(prefix, &st))
 			break; /* a dangling link: what is above it is guarded */
-		join(near, sizeof near, prefix, NULL);
+		prefix[i] = path[i];
+		near = i;
 		at = st;
 	}
-	p->exists = strcmp(near, path) == 0 && S_ISDIR(at.st_mode);
+	prefix[near] = '\0';
+	p->exists = near == len && S_ISDIR(at.st_mode);
 	p->dev = at.st_dev;
 	p->ino = at.st_ino;
 	if (!plain) {
 		p->lookup.n = 0;
-		guard_lookup(&p->lookup, near, SYMLINK_HOPS);
+		guard_lookup(&p->lookup, prefix, SYMLINK_HOPS);
 	}
 }
 
@@ -232,24 +234,29 @@ static void add_policy_dir(struct policy_dirs *d, const char *path, const struct
 const struct policy_dirs *find_policy_dirs(struct request *r)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char path[PATH_MAX];
+	struct policy_dirs *d;
 	struct stat root;
+	char *path;
 
 	if (r->policy_dirs)
 		return r->policy_dirs;
 	if (stat("/", &root))
 		die_errno("cannot check the policy directories: cannot stat /");
-	r->policy_dirs = mapped(sizeof *r->policy_dirs, "the policy directories");
+	d = r->policy_dirs = mapped(sizeof *d, "the policy directories");
+	/* written first: a read of an untouched page maps the zero page, and
+	 * the write after it faults again */
+	d->n = 0;
+	path = d->dir[0].lookup.what;
 	if (xdg && xdg[0] == '/')
-		join(path, sizeof path, xdg, "/landlock-run", NULL);
+		join(path, sizeof d->dir[0].lookup.what, xdg, "/landlock-run", NULL);
 	else if (home && home[0] == '/')
-		join(path, sizeof path, home, "/.config/landlock-run", NULL);
-	else
-		path[0] = '\0';
+		join(path, sizeof d->dir[0].lookup.what, home, "/.config/landlock-run", NULL);
 	if (path[0] && strcmp(path, "/etc/landlock-run") != 0)
-		add_policy_dir(r->policy_dirs, path, &root);
-	add_policy_dir(r->policy_dirs, "/etc/landlock-run", &root);
-	return r->policy_dirs;
+		add_policy_dir(d, &root);
+	path = d->dir[d->n].lookup.what;
+	join(path, sizeof d->dir[0].lookup.what, "/etc/landlock-run", NULL);
+	add_policy_dir(d, &root);
+	return d;
 }
 
 /* Where the walk up from a grant starts, as a path FD and *AT can fstatat:
@@ -276,7 +283,7 @@ static void refuse_policy_grant(const struct grant *g, const struct policy_dir *
 	die("%s %s is %sthe policy directory %s%s: no run may write where policies are "
 	    "kept (@FILE reads them only there); grant the directories the command writes, "
 	    "beside it",
-	    g->option, g->path, where, p->path,
+	    g->option, g->path, where, p->lookup.what,
 	    p->exists ? "" : " (not there yet: the command could make it)");
 }
 
@@ -396,7 +403,7 @@ int in_policy_dir(struct request *r, int dirfd, const char *file)
 /* Where the caller keeps policies, for messages. */
 static const char *policy_home(struct request *r)
 {
-	return find_policy_dirs(r)->dir[0].path;
+	return find_policy_dirs(r)->dir[0].lookup.what;
 }
 
 /* @FILE's directory DIR must be in a policy directory. */
@@ -608,7 +615,7 @@ void learn_note(const struct request *r, const char *when)
 	outf(&o,
 	     "landlock-run --learn: %s %s written outside the policy directories, and @%s "
 	     "refuses it there: move it to %s/ (or /etc/landlock-run/) to use it\n",
-	     r->learn_report.path, when, r->learn_report.path, r->policy_dirs->dir[0].path);
+	     r->learn_report.path, when, r->learn_report.path, r->policy_dirs->dir[0].lookup.what);
 	out_flush(&o);
 }
 

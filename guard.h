@@ -21,13 +21,14 @@
 
 struct guard {
 	struct guard *next;
-	char what[PATH_MAX + 32]; /* "@FILE", "--explain-json FILE"; a file's path */
-	int fd;			  /* --status-fd FD's file, else 0 */
+	int fd; /* --status-fd FD's file, else 0 */
 	size_t n;
 	struct {
 		dev_t dev;
 		ino_t ino;
 	} inodes[GUARD_INODES];
+	/* last, so that a short one shares the page of the first inodes */
+	char what[PATH_MAX + 32]; /* "@FILE", "--explain-json FILE"; a file's path */
 };
 
 /*
@@ -42,12 +43,12 @@ struct guard {
 struct policy_dirs {
 	size_t n;
 	struct policy_dir {
-		char path[PATH_MAX];
 		int exists;
 		dev_t dev; /* the directory, when it exists */
 		ino_t ino;
 		struct guard lookup; /* what its (or its nearest existing
-					directory's) lookup goes through, and above */
+					directory's) lookup goes through, and
+					above; its what is the directory's path */
 	} dir[POLICY_DIRS];
 };
 

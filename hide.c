@@ -199,7 +199,7 @@ static int agent_socket(char *canon)
 void warn_hidden_sockets(const struct policy *p)
 {
 	const struct request *r = &p->asked;
-	struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
+	struct out err;
 	char agent[PATH_MAX], name[PATH_MAX];
 	const char *what;
 	int has_agent, fd;
@@ -209,6 +209,7 @@ void warn_hidden_sockets(const struct policy *p)
 	if (!r->nhidden || (p->kernel.fs_abi & LANDLOCK_ACCESS_FS_RESOLVE_UNIX) ||
 	    (p->kernel.refused & GROUP_UNIX))
 		return;
+	out_start(&err, STDERR_FILENO, ESCAPE_CONTROL);
 	has_agent = agent_socket(agent);
 	for (i = 0; i < r->nhidden; i++) {
 		const struct hidden *h = &r->hidden[i];

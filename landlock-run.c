@@ -637,27 +637,17 @@ static void enforce(const struct policy *p, int ruleset)
 		die_errno("cannot close the Landlock ruleset");
 }
 
-/*
- * musl's execvp: a name with a slash is executed as is; otherwise PATH is
- * searched (default /usr/local/bin:/bin:/usr/bin when unset), remembering an
- * EACCES and going on. No /bin/sh fallback for scripts without a #! line.
- */
-__attribute__((noreturn)) static void run(const struct policy *p, const struct caller *caller)
+/* Why the exec of COMMAND failed with ERR, said and exited. Apart from run():
+ * its 12 KiB of paths would otherwise sit on the stack of every launch. */
+__attribute__((noreturn, noinline)) static void exec_failed(const struct policy *p, int err)
 {
 	char *const *command = p->asked.command;
 	char found[PATH_MAX], path[PATH_MAX], canon[PATH_MAX];
 	const char *role, *file;
 	const struct hidden *hidden;
 	struct caller ours;
-	int err, stop;
+	int stop;
 
-	if (p->asked.nenv)
-		edit_environment(p->asked.env, p->asked.nenv);
-	give_back_signals(caller);
-	if (!tracing(&p->asked))
-		status_running(p, 0, enforcement(p));
-	execvp(command[0], command);
-	err = errno;
 	hold_signals(&ours);
 	/* Name the file that stopped it, when it can be known from here. Traced,
 	 * the denial reports name it, and the probing would add its own. */
@@ -683,6 +673,22 @@ __attribute__((noreturn)) static void run(const struct policy *p, const struct c
 		     command[0], strerror(err), role, path, strcmp(path, canon) ? ", that is " : "",
 		     strcmp(path, canon) ? canon : "", canon);
 	fail(EXIT_CANNOT_EXEC, "cannot execute %s: %s", command[0], strerror(err));
+}
+
+/*
+ * musl's execvp: a name with a slash is executed as is; otherwise PATH is
+ * searched (default /usr/local/bin:/bin:/usr/bin when unset), remembering an
+ * EACCES and going on. No /bin/sh fallback for scripts without a #! line.
+ */
+__attribute__((noreturn)) static void run(const struct policy *p, const struct caller *caller)
+{
+	if (p->asked.nenv)
+		edit_environment(p->asked.env, p->asked.nenv);
+	give_back_signals(caller);
+	if (!tracing(&p->asked))
+		status_running(p, 0, enforcement(p));
+	execvp(p->asked.command[0], p->asked.command);
+	exec_failed(p, errno);
 }
 
 /*
@@ -796,11 +802,9 @@ __attribute__((noreturn)) static void answer_probe(const struct policy *p, int r
 int main(int argc, char **argv)
 {
 	struct policy p;
-	struct out err = {.fd = STDERR_FILENO, .escape = ESCAPE_CONTROL};
 	struct out *verbose = NULL;
 	struct caller caller;
 	struct supervisor sv;
-	struct private_tmp tmp;
 	int ruleset, tree, terminal;
 	uint64_t more; /* the filter's groups the grants add */
 
@@ -810,12 +814,14 @@ int main(int argc, char **argv)
 		die_with_parent(p.asked.parent);
 	/* before the plan: hiding /tmp confines reading */
 	if (p.asked.private_tmp)
-		hide_host_tmp(&p.asked, private_tmp_make(&p.asked, &tmp));
+		hide_host_tmp(&p.asked, private_tmp_make(&p.asked));
 	plan_policy(&p, detect_abi());
 	resolve_hidden(&p.asked);
 	warn_hidden_sockets(&p);
 	if (p.asked.verbose) {
-		verbose = &err;
+		/* mapped: its 4 KiB on main's stack would cost every run pages */
+		verbose = mapped(sizeof *verbose, "the --verbose text");
+		out_start(verbose, STDERR_FILENO, ESCAPE_CONTROL);
 		print_policy(&p, verbose);
 	}
 	/* --learn: no sandbox but --hide; the parent records what COMMAND uses. */

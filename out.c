@@ -304,6 +304,14 @@ static void voutf(struct out *o, const char *fmt, va_list *ap)
 	}
 }
 
+void out_start(struct out *o, int fd, int escape)
+{
+	o->fd = fd;
+	o->escape = escape;
+	o->failed = 0;
+	o->len = 0;
+}
+
 void outf(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
@@ -495,11 +503,12 @@ void status_forked(void)
  * confines it. Without --status-fd, not a system call. */
 void status_running(const struct policy *p, pid_t pid, const char *enforcement)
 {
-	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct out o;
 	struct kv kv = {.o = &o, .json = 1};
 
 	if (status.fd < 0)
 		return;
+	out_start(&o, status.fd, ESCAPE_JSON);
 	kv_int(&kv, "pid", pid ? pid : getpid());
 	kv_int(&kv, "abi", p->kernel.kernel_abi);
 	kv_int(&kv, "abi_used", p->kernel.abi);
@@ -510,12 +519,13 @@ void status_running(const struct policy *p, pid_t pid, const char *enforcement)
 /* The traced COMMAND's first exec succeeded (a plain run says it by EOF). */
 void status_executed(pid_t pid)
 {
-	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct out o;
 	struct kv kv = {.o = &o, .json = 1};
 
 	status.executed = 1;
 	if (status.fd < 0)
 		return;
+	out_start(&o, status.fd, ESCAPE_JSON);
 	kv_bool(&kv, "exec", 1);
 	kv_int(&kv, "pid", pid);
 	status_line(&kv);
@@ -524,11 +534,12 @@ void status_executed(pid_t pid)
 /* The failure line: the exit status and the stderr line, on one line. */
 static void status_failed(int code, const char *line, size_t len)
 {
-	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct out o;
 	struct kv kv = {.o = &o, .json = 1};
 
 	if (status.fd < 0)
 		return;
+	out_start(&o, status.fd, ESCAPE_JSON);
 	kv_bool(&kv, "exec", status.executed);
 	kv_int(&kv, "status", code);
 	kv_key(&kv, "error");
@@ -561,13 +572,14 @@ static const char *signal_name(int sig, char *buf)
  */
 void status_end(int wait_status)
 {
-	struct out o = {.fd = status.fd, .escape = ESCAPE_JSON};
+	struct out o;
 	struct kv kv = {.o = &o, .json = 1};
 	char buf[32];
 
 	status.ender = 0;
 	if (status.fd < 0)
 		return;
+	out_start(&o, status.fd, ESCAPE_JSON);
 	if ((wait_status & 0x7f) == 0)
 		kv_int(&kv, "exit", (wait_status >> 8) & 0xff);
 	else

@@ -26,6 +26,10 @@ struct out {
 	char buf[4096];
 };
 
+/* O ready to gather for FD (-1: a string builder), its buffer left as it is:
+ * `struct out o = {...}` clears all 4 KiB, stack pages a launch that prints
+ * nothing would fault in for nothing. */
+void out_start(struct out *o, int fd, int escape);
 __attribute__((format(printf, 2, 3))) void outf(struct out *o, const char *fmt, ...);
 void out_flush(struct out *o);
 void flush_stdout(struct out *o);

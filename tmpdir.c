@@ -81,8 +81,11 @@ static void cannot_remove(const struct private_tmp *t, const char *what)
 	out_flush(&o);
 }
 
-const char *private_tmp_make(struct request *r, struct private_tmp *t)
+/* The directory's state is mapped, not on main's stack: 20 KiB there would
+ * spread a plain run's stack over pages it then faults in. */
+const char *private_tmp_make(struct request *r)
 {
+	struct private_tmp *t = mapped(sizeof *t, "the private /tmp");
 	struct stat st;
 	char canon[PATH_MAX];
 	size_t i, n = sizeof TMP_PREFIX - 1;

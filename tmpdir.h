@@ -25,7 +25,7 @@ struct private_tmp {
 };
 
 /* the host's /tmp to hide, or NULL when a grant asks for it */
-const char *private_tmp_make(struct request *r, struct private_tmp *t);
+const char *private_tmp_make(struct request *r);
 void private_tmp_remove(struct private_tmp *t); /* NULL: nothing */
 void private_tmp_failed(void *ctx, int code);	/* for at_failure */
 
