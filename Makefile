@@ -121,7 +121,10 @@ FLOOR_FLAGS_floor-landlock := -DWITH_LANDLOCK
 FLOOR_FLAGS_floor-seccomp  := -DWITH_LANDLOCK -DWITH_SECCOMP
 FLOOR_FLAGS_floor-promise  := -DWITH_LANDLOCK -DWITH_PROMISE
 FLOOR_FLAGS_floor-baseline := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_BASELINE
-BENCH_FLOORS := $(addprefix build/bench/,floor floor-landlock floor-seccomp floor-promise floor-baseline)
+FLOOR_FLAGS_floor-promise-checks  := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_CHECKS
+FLOOR_FLAGS_floor-baseline-checks := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_BASELINE -DWITH_CHECKS
+BENCH_FLOORS := $(addprefix build/bench/,floor floor-landlock floor-seccomp floor-promise floor-baseline \
+                  floor-promise-checks floor-baseline-checks)
 $(BENCH_FLOORS): build/bench/%: scripts/bench/floor.c $(PLATFORM) $(wildcard platform/*.h) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) -std=c11 -Wall -Wextra -Werror -static -Os -s $(FLOOR_FLAGS_$*) -o $@ $<

@@ -270,9 +270,11 @@ static void print_setid_maps(struct out *o, const struct grant *g, int refused)
 		     g->option, g->path);
 }
 
-/* The grants' rules; GROUP_SETID_MAPS into *REFUSED if one reaches_setid. */
+/* The grants' rules; GROUP_SETID_MAPS into *REFUSED if one reaches_setid.
+ * EXEC_NEXT: the last descriptors are left to the exec of COMMAND, which
+ * closes them; a launcher that stays closes them, to hold no grant open. */
 static void add_path_rules(const struct policy *p, int ruleset, struct out *verbose,
-			   uint64_t *refused)
+			   uint64_t *refused, int exec_next)
 {
 	const struct request *r = &p->asked;
 	struct fd_batch batch = {.n = 0};
@@ -306,7 +308,8 @@ static void add_path_rules(const struct policy *p, int ruleset, struct out *verb
 		if (fd >= 0)
 			add_to_batch(&batch, fd);
 	}
-	close_batch(&batch);
+	if (!exec_next)
+		close_batch(&batch);
 	if (setid && (p->kernel.refused & GROUP_IO_URING))
 		*refused |= GROUP_SETID_MAPS;
 	if (setid && verbose)
@@ -374,7 +377,7 @@ static void add_port_rules(const struct request *r, int ruleset)
 
 /* The ruleset with every rule added; no grant descriptor is left open.
  * The filter's groups the grants add go into *REFUSED. */
-int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused)
+int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused, int exec_next)
 {
 	/* A copy: what the kernel is given is never read back. */
 	struct landlock_ruleset_attr attr = p->kernel.handled;
@@ -382,7 +385,7 @@ int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused
 
 	if (ruleset < 0)
 		die_errno("cannot create the Landlock ruleset");
-	add_path_rules(p, ruleset, verbose, refused);
+	add_path_rules(p, ruleset, verbose, refused, exec_next);
 	if (p->asked.tmp)
 		add_tmp_rule(p, ruleset, verbose);
 	if (p->kernel.handled.handled_access_net)

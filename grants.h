@@ -13,7 +13,7 @@ void add_grant(struct request *r, const char *option, const char *path, enum gra
 void add_ports(struct ports *ports, const char *option, const char *list, const char *at);
 /* The ruleset; the filter's groups the grants add (GROUP_SETID_MAPS) are
  * ORed into *REFUSED. */
-int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused);
+int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused, int exec_next);
 const struct grant *grant_number(const struct request *r, size_t i);
 
 #endif

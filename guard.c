@@ -242,7 +242,7 @@ const struct policy_dirs *find_policy_dirs(struct request *r)
 		return r->policy_dirs;
 	if (stat("/", &root))
 		die_errno("cannot check the policy directories: cannot stat /");
-	d = r->policy_dirs = mapped(sizeof *d, "the policy directories");
+	d = r->policy_dirs = r->dirs_room ? r->dirs_room : mapped(sizeof *d, "the policy directories");
 	/* written first: a read of an untouched page maps the zero page, and
 	 * the write after it faults again */
 	d->n = 0;

@@ -558,15 +558,17 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 
 /*
  * The one allocation, owned by main: at most one grant, one hidden path and
- * one environment edit per argument (and --private-tmp's variables), and
- * an 8 KiB port bitmap per kind of port rule. An anonymous mapping is
- * zero-filled on first touch, so a bitmap costs nothing unless ports of its
- * kind are listed, and musl's malloc stays out of the binary.
+ * one environment edit per argument (and --private-tmp's variables), an
+ * 8 KiB port bitmap per kind of port rule, and the policy directories
+ * (unless an @FILE needed them first). An anonymous mapping is zero-filled
+ * on first touch, so a bitmap costs nothing unless ports of its kind are
+ * listed, and musl's malloc stays out of the binary.
  */
 static void allocate(struct request *r, size_t nargs)
 {
 	struct arena {
 		uint64_t bits[NET_KINDS][65536 / 64];
+		struct policy_dirs dirs;
 		struct grant grants[];
 	} * arena;
 	size_t size = sizeof *arena +
@@ -579,6 +581,7 @@ static void allocate(struct request *r, size_t nargs)
 	r->grants = arena->grants;
 	r->hidden = (struct hidden *)(arena->grants + nargs);
 	r->env = (const char **)(r->hidden + nargs);
+	r->dirs_room = &arena->dirs;
 }
 
 static void parse_args(struct request *r, int argc, char **argv)
@@ -626,15 +629,15 @@ static void parse_args(struct request *r, int argc, char **argv)
 }
 
 /* The kernel requires no_new_privs of unprivileged callers; set it for root
- * too, so a setuid program cannot regain what the sandbox takes away. */
+ * too, so a setuid program cannot regain what the sandbox takes away. The
+ * ruleset is left to the exec, which closes it (Landlock's descriptors are
+ * close-on-exec). */
 static void enforce(const struct policy *p, int ruleset)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		die_errno("cannot set no_new_privs");
 	if (landlock_restrict_self(ruleset, p->asked.log_flags))
 		die_errno("cannot enforce the Landlock ruleset");
-	if (close(ruleset))
-		die_errno("cannot close the Landlock ruleset");
 }
 
 /* Why the exec of COMMAND failed with ERR, said and exited. Apart from run():
@@ -824,19 +827,23 @@ int main(int argc, char **argv)
 		out_start(verbose, STDERR_FILENO, ESCAPE_CONTROL);
 		print_policy(&p, verbose);
 	}
+	/* The launcher stays outside and waits, or traces, and COMMAND runs
+	 * below; or it execs COMMAND next, and execve closes the descriptors
+	 * the rules were made from (O_CLOEXEC), with no close(2) of its own. */
+	tree = !p.asked.probe && whole_tree(&p.asked);
+	terminal = tree || p.asked.probe ? NO_TERMINAL : on_terminal();
+	tree = tree || terminal != NO_TERMINAL;
 	/* --learn: no sandbox but --hide; the parent records what COMMAND uses. */
 	more = 0;
-	ruleset = p.asked.learn && !p.asked.nhidden ? -1 : build_ruleset(&p, verbose, &more);
+	ruleset = p.asked.learn && !p.asked.nhidden
+			  ? -1
+			  : build_ruleset(&p, verbose, &more, !tree && !p.asked.probe);
 	p.kernel.refused |= more;
 	/* Diagnostics only: a closed stderr must not stop the command. */
 	if (verbose)
 		out_flush(verbose);
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
-	/* The launcher stays outside and waits, or traces; COMMAND runs below. */
-	tree = whole_tree(&p.asked);
-	terminal = tree ? NO_TERMINAL : on_terminal();
-	tree = tree || terminal != NO_TERMINAL;
 	if (tree) {
 		sv.tmp = p.asked.tmp;
 		start_supervisor(&sv, &p.asked, terminal);

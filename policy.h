@@ -145,6 +145,7 @@ struct request {
 	struct report_target json_report, learn_report;
 	struct guard *guards;		 /* policies and reports, checked against write grants */
 	struct policy_dirs *policy_dirs; /* guard.c: find_policy_dirs */
+	struct policy_dirs *dirs_room;	 /* where they go, else mapped */
 	int learn_outside;		 /* --learn FILE is in no policy directory */
 	int status_fd;			 /* --status-fd FD, or -1 */
 	int kill_tree;			 /* --kill-tree */

@@ -18,7 +18,9 @@
 # the least that keeps the promises of a run with every --allow-syscalls group
 # (Landlock, the terminal filter, the capability drop); floor-baseline the least
 # that keeps those of a default run as root (the baseline's and the metadata rules
-# too), each filter written plainly in scripts/bench/floor.c.
+# too), each filter written plainly in scripts/bench/floor.c; the -checks floors
+# make the terminal's and the policy directories' checks as well, which every run
+# makes beside its filter.
 group launch "$rounds" 50
 bench true "/bin/true"
 bench floor "$floor /bin/true"
@@ -26,6 +28,8 @@ bench floor-landlock "$floor_ll $launch_grants -- /bin/true"
 bench floor-seccomp "$floor_sc $launch_grants -- /bin/true"
 bench floor-promise "$floor_pr $launch_grants -- /bin/true"
 bench floor-baseline "$floor_bl $launch_grants -- /bin/true"
+bench floor-promise-checks "$floor_pc $launch_grants -- /bin/true"
+bench floor-baseline-checks "$floor_bc $launch_grants -- /bin/true"
 bench landlock-run "$lr $launch_grants -- /bin/true"
 bench landlock-run-keep-caps "$lr --keep-caps $launch_grants -- /bin/true"
 bench landlock-run-tiocsti "$lr $tiocsti_only $launch_grants -- /bin/true"

@@ -29,11 +29,28 @@ tally_check "floor-landlock runs /bin/true and denies a write outside --rw" conf
 tally_check "floor-seccomp runs /bin/true and denies a write outside --rw" confines "$floor_sc"
 tally_check "floor-promise runs /bin/true and denies a write outside --rw" confines "$floor_pr"
 tally_check "floor-baseline runs /bin/true and denies a write outside --rw" confines "$floor_bl"
+tally_check "floor-promise-checks runs /bin/true and denies a write outside --rw" confines "$floor_pc"
+tally_check "floor-baseline-checks runs /bin/true and denies a write outside --rw" confines "$floor_bc"
+# The -checks floors keep the two promises they are timed for, as the launcher does:
+# a write grant above the policy directory /etc/landlock-run, and a terminal, are
+# refused (the launcher supervises a run on a terminal instead: exit 0).
+tty=$root/build/$(uname -m)/tty
+keeps_checks() { # keeps_checks FLOOR
+	"$1" --ro / -- /bin/true && ! "$1" --ro / --rw /etc -- /bin/true &&
+		! "$lr" --ro / --rw /etc -- /bin/true 2>/dev/null &&
+		! "$tty" run "$1" --ro / -- /bin/true >/dev/null &&
+		"$tty" run "$lr" --ro / -- /bin/true >/dev/null
+}
+make -s -C "$root" test-helpers >/dev/null
+tally_check "floor-promise-checks refuses --rw /etc and a terminal, as landlock-run does" \
+	keeps_checks "$floor_pc"
+tally_check "floor-baseline-checks refuses --rw /etc and a terminal, as landlock-run does" \
+	keeps_checks "$floor_bc"
 tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
 # The floors of the promises keep them: each of the filter's refusals answers under
 # floor-baseline as under a default run, and under floor-promise as under a run with
 # every group allowed (tests/sysop.c, tests/tty.c: make test-helpers).
-sysop=$root/build/$(uname -m)/sysop tty=$root/build/$(uname -m)/tty
+sysop=$root/build/$(uname -m)/sysop
 head -c 4096 /dev/zero >"$out/setid" # a page mapstore can store into
 refusals=("$sysop io_uring-setup" "$sysop unshare native 0x10000000" "$sysop clone native 0x10000000"
 	"$sysop clone3 0" "$sysop keyctl" "$sysop bpf" "$sysop perf" "$sysop userfaultfd"
@@ -54,7 +71,6 @@ same_answers() { # same_answers FLOOR OPTIONS...: each refusal as landlock-run O
 		[ "$a" = "$b" ] || { say "$floor: $call: [$a], landlock-run $*: [$b]"; return 1; }
 	done
 }
-make -s -C "$root" test-helpers >/dev/null
 tally_check "floor-baseline refuses each of the filter's calls as a default landlock-run run does" \
 	same_answers "$floor_bl"
 # shellcheck disable=SC2086

@@ -36,11 +36,25 @@
  * ABI a search on the number, calls with the same test sharing one body,
  * one return per action. It is what any launcher would pay for them.
  *
+ * With -DWITH_CHECKS as well (floor-promise-checks, floor-baseline-checks)
+ * it also makes, before its first rule, the checks of two promises every
+ * run keeps beside its filter: that COMMAND shares no terminal (TCGETS on
+ * 0, 1 and 2, then an open of /dev/tty: the launcher supervises a run that
+ * has one, and this floor exits 125), and that no write grant is on, above
+ * or inside a policy directory ($XDG_CONFIG_HOME/landlock-run or
+ * ~/.config/landlock-run, and /etc/landlock-run): a stat of / and an lstat
+ * of each prefix of their paths that exists, then per --rw grant an fstat
+ * and, for a directory, one fstatat per level up until a directory those
+ * lookups go through. The least those promises take: the launcher makes
+ * the same calls, no more.
+ *
  * floor -> floor-landlock is what the kernel charges for Landlock;
  * floor-landlock -> floor-seccomp what it charges for any seccomp filter;
  * floor-landlock -> floor-promise what the terminal rules and the capability
  * drop cost; floor-promise -> floor-baseline what the baseline's rules cost
- * the kernel; floor-baseline -> landlock-run what the launcher adds.
+ * the kernel; floor-baseline -> floor-baseline-checks what the terminal and
+ * policy-directory checks cost; floor-baseline-checks -> landlock-run what
+ * the launcher adds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -337,6 +351,127 @@ static void confine_calls(void)
 }
 #endif
 
+#ifdef WITH_CHECKS
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+
+/* The terminal: none on 0, 1 or 2, and no controlling one. */
+static void check_terminal(void)
+{
+	char termios[64]; /* struct termios, which TCGETS fills (60 bytes) */
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (ioctl(fd, TCGETS, termios) == 0)
+			_exit(125);
+	if (open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) >= 0 ||
+	    errno != ENXIO)
+		_exit(125);
+}
+
+/* What the lookups of the policy directories go through: each prefix that
+ * exists (lstat), "/" first; and the directories themselves. */
+static struct {
+	dev_t dev;
+	ino_t ino;
+	int dir; /* the policy directory itself */
+} guarded[64];
+static size_t nguarded;
+
+static void guard(const struct stat *st, int dir)
+{
+	if (nguarded == sizeof guarded / sizeof guarded[0])
+		_exit(125);
+	guarded[nguarded].dev = st->st_dev;
+	guarded[nguarded].ino = st->st_ino;
+	guarded[nguarded++].dir = dir;
+}
+
+static void guard_path(const char *path, const struct stat *root)
+{
+	char prefix[4096];
+	struct stat st;
+	size_t i, len = strlen(path);
+
+	if (len >= sizeof prefix)
+		_exit(125);
+	guard(root, 0);
+	memcpy(prefix, path, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (i < len && path[i] != '/')
+			continue;
+		prefix[i] = '\0';
+		if (lstat(prefix, &st))
+			return;
+		guard(&st, i == len);
+		prefix[i] = path[i];
+	}
+}
+
+static void guard_policy_dirs(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char path[4096];
+	struct stat root;
+
+	if (stat("/", &root))
+		_exit(125);
+	if (xdg && xdg[0] == '/' && strlen(xdg) < 4000)
+		guard_path(strcat(strcpy(path, xdg), "/landlock-run"), &root);
+	else if (home && home[0] == '/' && strlen(home) < 4000)
+		guard_path(strcat(strcpy(path, home), "/.config/landlock-run"), &root);
+	guard_path("/etc/landlock-run", &root);
+}
+
+static int guarded_at(const struct stat *st, int dir_only)
+{
+	size_t i;
+
+	for (i = 0; i < nguarded; i++)
+		if (guarded[i].dev == st->st_dev && guarded[i].ino == st->st_ino &&
+		    (!dir_only || guarded[i].dir))
+			return 1;
+	return 0;
+}
+
+/* A --rw grant FD: not a directory a lookup goes through (so not one above
+ * or on a policy directory), and, a directory, not beneath one: walked up
+ * until a directory the lookups go through ("/" is one). A file is above
+ * none, and beneath none off the file systems of those that exist; one on
+ * theirs, which the launcher walks up from by its path, the bench grants
+ * none of, and this floor refuses. */
+static void check_write_grant(int fd)
+{
+	static const char up[] = "../../../../../../../../../../../../../../../..";
+	struct stat st;
+	size_t level;
+	int fs = 0;
+
+	if (fstat(fd, &st) || guarded_at(&st, 0))
+		_exit(125);
+	for (level = 0; level < nguarded; level++)
+		fs = fs || (guarded[level].dir && guarded[level].dev == st.st_dev);
+	if (!S_ISDIR(st.st_mode) && !fs)
+		return;
+	if (!S_ISDIR(st.st_mode))
+		_exit(125);
+	for (level = 1; level <= 16; level++) {
+		char path[sizeof up];
+
+		memcpy(path, up, 3 * level - 1);
+		path[3 * level - 1] = '\0';
+		if (fstatat(fd, path, &st, 0))
+			_exit(125);
+		if (guarded_at(&st, 1))
+			_exit(125);
+		if (guarded_at(&st, 0))
+			return;
+	}
+	_exit(125);
+}
+#endif
+
 #ifdef WITH_LANDLOCK
 #define RO	    0xdULL    /* execute, read_file, read_dir */
 #define FILE_RIGHTS 0xc007ULL /* execute, write_file, read_file, truncate, ioctl_dev */
@@ -369,6 +504,10 @@ static char **restrict_to(char **argv)
 	nofile.rlim_cur = nofile.rlim_max;
 	if (prlimit(0, RLIMIT_NOFILE, &nofile, NULL))
 		_exit(125);
+#ifdef WITH_CHECKS
+	check_terminal();
+	guard_policy_dirs();
+#endif
 	for (; argv[0] && argv[1] && strcmp(argv[0], "--"); argv += 2) {
 		struct path_beneath rule = {strcmp(argv[0], "--rw") ? RO : attr[0], -1};
 
@@ -376,6 +515,10 @@ static char **restrict_to(char **argv)
 			(int32_t)syscall(__NR_openat, AT_FDCWD, argv[1], O_PATH | O_CLOEXEC);
 		if (rule.parent_fd < 0)
 			_exit(125);
+#ifdef WITH_CHECKS
+		if (rule.allowed_access != RO)
+			check_write_grant(rule.parent_fd);
+#endif
 		if (sys(__NR_landlock_add_rule, ruleset, 1, (long)&rule, 0)) {
 			rule.allowed_access &= FILE_RIGHTS;
 			if (syscall(__NR_landlock_add_rule, ruleset, 1, &rule, 0))

@@ -10,6 +10,8 @@ floor_ll=$out/floor-landlock # the same plus the bare Landlock system calls
 floor_sc=$out/floor-seccomp  # and a seccomp filter (of one instruction)
 floor_pr=$out/floor-promise  # or the terminal filter and the capability drop
 floor_bl=$out/floor-baseline # and the baseline's and root's metadata rules too
+floor_pc=$out/floor-promise-checks  # floor-promise, floor-baseline with the terminal's and the
+floor_bc=$out/floor-baseline-checks # policy directories' checks every run makes
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
 launch_grants="--ro / --rw /tmp --rw /dev/null"
 # --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),

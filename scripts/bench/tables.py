@@ -16,6 +16,8 @@ LAUNCH_ROWS = [
     ("floor-seccomp", "floor-seccomp: floor-landlock + a one-instruction seccomp filter → `/bin/true`"),
     ("floor-promise", "floor-promise: floor-landlock + the terminal filter + the capability drop → `/bin/true`"),
     ("floor-baseline", "floor-baseline: floor-promise + the baseline's and root's metadata rules → `/bin/true`"),
+    ("floor-promise-checks", "floor-promise-checks: floor-promise + the terminal's and the policy directories' checks → `/bin/true`"),
+    ("floor-baseline-checks", "floor-baseline-checks: floor-baseline + the same checks → `/bin/true`"),
     ("landlock-run", "**`landlock-run --ro / --rw /tmp --rw /dev/null -- /bin/true`**"),
     ("landlock-run-keep-caps", "the same with `--keep-caps` (as root: no capability drop)"),
     ("landlock-run-tiocsti", "the same with every `--allow-syscalls` group: only the TIOCSTI filter's rules"),

@@ -25,6 +25,13 @@ RATIOS = [
     ("launch", "landlock-run-tiocsti", "floor-promise", 1.03,
      "with every `--allow-syscalls` group, launch within 1.03× of floor-promise, the least that keeps "
      "that run's promises (Landlock, the terminal filter, the capability drop)"),
+    ("launch", "landlock-run", "floor-baseline-checks", 1.03,
+     "launch within 1.03× of floor-baseline-checks, floor-baseline with the checks of the two promises "
+     "every run keeps beside its filter (no terminal shared; no write grant on, above or in a policy "
+     "directory)"),
+    ("launch", "landlock-run-tiocsti", "floor-promise-checks", 1.03,
+     "with every `--allow-syscalls` group, launch within 1.03× of floor-promise-checks, floor-promise "
+     "with the same checks"),
     ("launch", "landlock-run-keep-caps", "floor-seccomp", 1.03,
      "without the capability drop, launch within 3% of floor-seccomp (the Landlock floor plus a filter)"),
     ("compile", "compile-explain", "compile", 1.05,
