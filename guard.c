@@ -192,8 +192,8 @@ static int dotted(const char *path)
 static void add_policy_dir(struct policy_dirs *d, const struct stat *root)
 {
 	struct policy_dir *p = &d->dir[d->n++];
-	const char *path = p->lookup.what; /* as the caller wrote it there */
-	char prefix[PATH_MAX]; /* PATH, cut at I while its prefix is looked at */
+	const char *path = p->lookup.what;	/* as the caller wrote it there */
+	char prefix[PATH_MAX];			/* PATH, cut at I while its prefix is looked at */
 	size_t i, near = 1, len = strlen(path); /* prefix[0..near) exists: "/" first */
 	struct stat st, at = *root;
 	int plain = !dotted(path);
@@ -242,7 +242,8 @@ const struct policy_dirs *find_policy_dirs(struct request *r)
 		return r->policy_dirs;
 	if (stat("/", &root))
 		die_errno("cannot check the policy directories: cannot stat /");
-	d = r->policy_dirs = r->dirs_room ? r->dirs_room : mapped(sizeof *d, "the policy directories");
+	d = r->policy_dirs =
+		r->dirs_room ? r->dirs_room : mapped(sizeof *d, "the policy directories");
 	/* written first: a read of an untouched page maps the zero page, and
 	 * the write after it faults again */
 	d->n = 0;

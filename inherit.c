@@ -1,8 +1,9 @@
 /*
  * What the command inherits from the launcher, and what it gets back from
  * the caller: capabilities, which it loses; the session, parent-death
- * signal, descriptors and environment the process options ask for; and
- * signal dispositions the launcher changes only for itself.
+ * signal, descriptors and environment the process options ask for (the
+ * SIGPIPE disposition the launcher changes only for itself is out.c's,
+ * beside the writes it is changed for).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -106,24 +107,6 @@ uint64_t dropped_capabilities(int keep)
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) == 1)
 			ambient |= 1ULL << cap;
 	return ambient;
-}
-
-/* A closed stderr pipe must not kill the launcher before it can exec the
- * command or say why it cannot: write() returns EPIPE instead. */
-void hold_signals(struct caller *c)
-{
-	struct sigaction ignore = {.sa_handler = SIG_IGN};
-
-	if (sigaction(SIGPIPE, &ignore, &c->sigpipe))
-		die_errno("cannot ignore SIGPIPE");
-}
-
-/* As env(1) does: the command gets the caller's disposition, not ours. exec
- * keeps an ignored signal ignored, so this must come before it. */
-void give_back_signals(const struct caller *c)
-{
-	if (sigaction(SIGPIPE, &c->sigpipe, NULL))
-		die_errno("cannot restore the caller's SIGPIPE disposition");
 }
 
 /* Set as soon as the options are read, so the launcher dies with the

@@ -648,10 +648,8 @@ __attribute__((noreturn, noinline)) static void exec_failed(const struct policy 
 	char found[PATH_MAX], path[PATH_MAX], canon[PATH_MAX];
 	const char *role, *file;
 	const struct hidden *hidden;
-	struct caller ours;
 	int stop;
 
-	hold_signals(&ours);
 	/* Name the file that stopped it, when it can be known from here. Traced,
 	 * the denial reports name it, and the probing would add its own. */
 	file = first_in_path(command[0], found);
@@ -683,11 +681,11 @@ __attribute__((noreturn, noinline)) static void exec_failed(const struct policy 
  * searched (default /usr/local/bin:/bin:/usr/bin when unset), remembering an
  * EACCES and going on. No /bin/sh fallback for scripts without a #! line.
  */
-__attribute__((noreturn)) static void run(const struct policy *p, const struct caller *caller)
+__attribute__((noreturn)) static void run(const struct policy *p)
 {
 	if (p->asked.nenv)
 		edit_environment(p->asked.env, p->asked.nenv);
-	give_back_signals(caller);
+	give_back_sigpipe();
 	if (!tracing(&p->asked))
 		status_running(p, 0, enforcement(p));
 	execvp(p->asked.command[0], p->asked.command);
@@ -806,12 +804,10 @@ int main(int argc, char **argv)
 {
 	struct policy p;
 	struct out *verbose = NULL;
-	struct caller caller;
 	struct supervisor sv;
 	int ruleset, tree, terminal;
 	uint64_t more; /* the filter's groups the grants add */
 
-	hold_signals(&caller);
 	parse_args(&p.asked, argc, argv);
 	if (p.asked.die_with_parent)
 		die_with_parent(p.asked.parent);
@@ -845,6 +841,7 @@ int main(int argc, char **argv)
 	if (p.asked.probe)
 		answer_probe(&p, ruleset);
 	if (tree) {
+		hold_sigpipe();
 		sv.tmp = p.asked.tmp;
 		start_supervisor(&sv, &p.asked, terminal);
 		if (tracing(&p.asked))
@@ -866,6 +863,6 @@ int main(int argc, char **argv)
 		new_session();
 	if (p.asked.close_fds)
 		close_fds();
-	run(&p, &caller);
+	run(&p);
 }
 #endif

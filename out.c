@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,17 @@
  * is the launcher's own after the fact; ender: this process writes the end
  * record when it fails (L; S and COMMAND's process leave it to L); and what
  * a failure must do before the launcher exits (at_failure: the supervisor
- * ends the tree).
+ * ends the tree); and the caller's SIGPIPE disposition, once the launcher
+ * has set its own (hold_sigpipe).
  */
 static struct {
 	int fd;
 	int executed, ender;
 	void (*cleanup)(void *ctx, int code); /* at_failure */
 	void *ctx;
-} status = {-1, 0, 0, NULL, NULL};
+	int pipe_held;
+	struct sigaction caller_pipe;
+} status = {.fd = -1};
 
 static void put(struct out *o, const char *s, size_t n)
 {
@@ -321,10 +325,38 @@ void outf(struct out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A closed stderr pipe must not kill the launcher before it can exec the
+ * command or say why it cannot: SIGPIPE is ignored, so write() returns
+ * EPIPE. Set before the first write, which passes through out_flush (a run
+ * that writes nothing makes no system call for it), and before the whole-
+ * tree mode starts, whose processes stay and write to pipes of their own.
+ */
+void hold_sigpipe(void)
+{
+	struct sigaction ignore = {.sa_handler = SIG_IGN};
+
+	if (!status.pipe_held && sigaction(SIGPIPE, &ignore, &status.caller_pipe) == 0)
+		status.pipe_held = 1;
+}
+
+/* As env(1) does: the command gets the caller's disposition, not ours. exec
+ * keeps an ignored signal ignored, so this must come before it. */
+void give_back_sigpipe(void)
+{
+	if (!status.pipe_held)
+		return;
+	if (sigaction(SIGPIPE, &status.caller_pipe, NULL))
+		die_errno("cannot restore the caller's SIGPIPE disposition");
+	status.pipe_held = 0;
+}
+
 void out_flush(struct out *o)
 {
 	size_t done = 0;
 
+	if (o->len > 0)
+		hold_sigpipe();
 	while (done < o->len) {
 		ssize_t n = write(o->fd, o->buf + done, o->len - done);
 

@@ -32,6 +32,8 @@ struct out {
 void out_start(struct out *o, int fd, int escape);
 __attribute__((format(printf, 2, 3))) void outf(struct out *o, const char *fmt, ...);
 void out_flush(struct out *o);
+void hold_sigpipe(void);      /* before the first write; out_flush does it */
+void give_back_sigpipe(void); /* the caller's SIGPIPE disposition, for exec */
 void flush_stdout(struct out *o);
 __attribute__((noreturn, format(printf, 2, 3))) void fail(int status, const char *fmt, ...);
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);

@@ -361,23 +361,28 @@ struct calls {
 	uint32_t nr[NRULES];
 };
 
-/* An insertion sort, which keeps the table order within a call. */
+/* An insertion sort of number << 16 | row, which keeps the table order
+ * within a call, on keys side by side rather than through the table. */
 static void collect(struct calls *c, size_t abi, uint64_t groups)
 {
+	uint32_t key[NRULES], k;
 	size_t i, j, rows = 0;
 
 	for (i = 0; i < NRULES; i++) {
 		if (!active(&rules[i], abi, groups))
 			continue;
-		for (j = rows++; j > 0 && rules[c->row[j - 1]].nr[abi] > rules[i].nr[abi]; j--)
-			c->row[j] = c->row[j - 1];
-		c->row[j] = (uint16_t)i;
+		k = (uint32_t)rules[i].nr[abi] << 16 | (uint32_t)i;
+		for (j = rows++; j > 0 && key[j - 1] > k; j--)
+			key[j] = key[j - 1];
+		key[j] = k;
 	}
-	for (c->n = i = 0; i < rows; i++)
-		if (i == 0 || rules[c->row[i]].nr[abi] != rules[c->row[i - 1]].nr[abi]) {
+	for (c->n = i = 0; i < rows; i++) {
+		c->row[i] = (uint16_t)key[i];
+		if (i == 0 || key[i] >> 16 != key[i - 1] >> 16) {
 			c->start[c->n] = i;
-			c->nr[c->n++] = abis[abi].nr_bit | rules[c->row[i]].nr[abi];
+			c->nr[c->n++] = abis[abi].nr_bit | key[i] >> 16;
 		}
+	}
 	c->start[c->n] = rows;
 }
 
@@ -491,10 +496,11 @@ static void emit_search(struct filter *f, struct exits *x, struct calls *c, size
  */
 static void emit_abi(struct filter *f, size_t abi, const struct build *b)
 {
-	struct exits x = {.n = 0};
+	struct exits x; /* not = {0}: 2 KiB cleared for nothing */
 	struct calls c;
-	size_t i, j, body[NRULES];
+	size_t i, k, nbodies = 0, body[NRULES], first[NRULES]; /* each body's first call */
 
+	x.n = 0;
 	collect(&c, abi, b->groups);
 	if (c.n == 0) {
 		filter_emit(f, BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW);
@@ -505,16 +511,20 @@ static void emit_abi(struct filter *f, size_t abi, const struct build *b)
 		if (direct(abi, b, &c, i))
 			emit_refusal(f, &x, b, c.row[c.start[i]], abi,
 				     (struct pending){c.at[i], 0});
+	/* a call whose body is one already emitted jumps to it: compared with
+	 * the first call of each body, not with every call before it */
 	for (i = 0; i < c.n; i++) {
 		if (direct(abi, b, &c, i))
 			continue;
-		for (j = 0; j < i && (direct(abi, b, &c, j) || !same_body(abi, b, &c, i, j)); j++)
+		for (k = 0; k < nbodies && !same_body(abi, b, &c, i, first[k]); k++)
 			;
-		body[i] = j < i ? body[j] : f->len;
-		if (j < i)
-			jump(f, c.at[i], 0, body[i]);
-		else
-			emit_body(f, &x, abi, b, &c, i, (struct pending){c.at[i], 0});
+		if (k < nbodies) {
+			jump(f, c.at[i], 0, body[k]);
+			continue;
+		}
+		first[nbodies] = i;
+		body[nbodies++] = f->len;
+		emit_body(f, &x, abi, b, &c, i, (struct pending){c.at[i], 0});
 	}
 	emit_exits(f, &x);
 }

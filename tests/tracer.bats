@@ -276,6 +276,7 @@ teardown() {
 	# file off the policy directories' file systems needs no walk up. One
 	# mapping holds the grants and the policy directories; the exec closes
 	# the grants' descriptors and the ruleset (O_CLOEXEC), with no close(2).
+	# A run that writes nothing leaves SIGPIPE alone (out.c: hold_sigpipe).
 	run -0 "$PYTHON" -c 'import re, sys
 calls = [re.match(r"(\w+)\((.*)", l) for l in open(sys.argv[1])]
 names = []
@@ -287,7 +288,7 @@ for m in calls[1:]:
     if not names or names[-1] != name or ("CAPBSET" not in name and name != "stat*"):
         names.append(name)
 print(" ".join(names))' "$d/trace"
-	assert_output "arch_prctl set_tid_address rt_sigaction mmap stat* landlock_create_ruleset ioctl ioctl ioctl openat landlock_create_ruleset openat landlock_add_rule openat fstat stat* landlock_add_rule openat fstat landlock_add_rule prctl landlock_restrict_self seccomp capget prctl CAPBSET_DROP capset rt_sigaction"
+	assert_output "arch_prctl set_tid_address mmap stat* landlock_create_ruleset ioctl ioctl ioctl openat landlock_create_ruleset openat landlock_add_rule openat fstat stat* landlock_add_rule openat fstat landlock_add_rule prctl landlock_restrict_self seccomp capget prctl CAPBSET_DROP capset"
 }
 
 @test "a process that made itself non-dumpable is counted, not explained: as nobody and as root (whose tracer drops CAP_SYS_PTRACE)" {

@@ -365,8 +365,7 @@ static void check_terminal(void)
 	for (fd = 0; fd <= 2; fd++)
 		if (ioctl(fd, TCGETS, termios) == 0)
 			_exit(125);
-	if (open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) >= 0 ||
-	    errno != ENXIO)
+	if (open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) >= 0 || errno != ENXIO)
 		_exit(125);
 }
 
