@@ -375,8 +375,9 @@ static void add_port_rules(const struct request *r, int ruleset)
 	}
 }
 
-/* The ruleset with every rule added; no grant descriptor is left open.
- * The filter's groups the grants add go into *REFUSED. */
+/* The ruleset with every rule added. No grant descriptor is left open but,
+ * EXEC_NEXT, the last batch, which the exec of COMMAND closes. The filter's
+ * groups the grants add go into *REFUSED. */
 int build_ruleset(const struct policy *p, struct out *verbose, uint64_t *refused, int exec_next)
 {
 	/* A copy: what the kernel is given is never read back. */
