@@ -65,10 +65,23 @@ else
 all: $(BIN)
 endif
 
-$(BIN): $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
+# the runs most made install a filter built with the launcher (scripts/filters.c)
+PREBUILT       := build/$(ARCH)/prebuilt-filters.h
+PREBUILT_FLAGS := -Ibuild/$(ARCH) -DLR_PREBUILT
+$(BIN): $(SRCS) $(HDRS) $(PREBUILT) VERSION $(PLATFORM) Makefile
 	$(call need,$(CC))
 	@mkdir -p $(@D)
-	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(LDFLAGS) -o $@ $(SRCS)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(PREBUILT_FLAGS) $(LDFLAGS) -o $@ $(SRCS)
+
+# The filters of the runs most made (PREBUILT, above), built by seccomp.c's own
+# builder when the launcher is (scripts/filters.c, on the host, with the target's
+# numbers), so a launch installs them with no building of its own.
+build/$(ARCH)/filters: scripts/filters.c seccomp.c $(HDRS) $(PLATFORM) Makefile
+	$(call need,$(HOSTCC))
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HELPER_CFLAGS) -DLR_PLATFORM='"$(PLATFORM:.env=.h)"' -o $@ scripts/filters.c
+$(PREBUILT): build/$(ARCH)/filters
+	$< >$@.tmp && mv $@.tmp $@
 
 landlock-run: build/$(HOST_ARCH)/landlock-run
 	cp $< $@
@@ -81,10 +94,10 @@ build/$(ARCH)/tryop build/$(ARCH)/tty build/$(ARCH)/sysop build/$(ARCH)/hostile 
 	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ $<
 
 # The seccomp filter's builder, compiled in, against a reading of its rule table.
-build/$(ARCH)/filtermodel: tests/filtermodel.c seccomp.c $(HDRS) $(PLATFORM) Makefile
+build/$(ARCH)/filtermodel: tests/filtermodel.c seccomp.c $(HDRS) $(PREBUILT) $(PLATFORM) Makefile
 	$(call need,$(CC))
 	@mkdir -p $(@D)
-	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) -static -o $@ tests/filtermodel.c
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(HELPER_CFLAGS) $(PREBUILT_FLAGS) -static -o $@ tests/filtermodel.c
 
 # A real i386 program for the seccomp filter's i386 branch (tests/tty.c also
 # enters it by int 0x80): freestanding, so gcc -m32 needs no multilib.
@@ -133,9 +146,9 @@ build/bench/rounds: scripts/bench/rounds.c Makefile
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
 
-build/bench/syms/landlock-run: $(SRCS) $(HDRS) VERSION $(PLATFORM) Makefile
+build/bench/syms/landlock-run: $(SRCS) $(HDRS) $(PREBUILT) VERSION $(PLATFORM) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(filter-out -s,$(LDFLAGS)) -o $@ $(SRCS)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) $(CFLAGS) $(PREBUILT_FLAGS) $(filter-out -s,$(LDFLAGS)) -o $@ $(SRCS)
 
 install: landlock-run landlock-run.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)

@@ -144,11 +144,12 @@ static void guard_lookup(struct guard *g, const char *path, int hops)
 
 static struct guard *new_guard(struct request *r, const char *option, const char *path)
 {
-	struct guard *g = mapped(sizeof *g, "the list of guarded files");
+	struct guard *g = mapped(sizeof *g + GUARD_WHAT, "the list of guarded files");
 	struct out what = {.fd = -1, .escape = ESCAPE_CONTROL};
 
+	g->what = (char *)(g + 1);
 	outf(&what, "%s%s%s", option, option[0] == '@' || !option[0] ? "" : " ", path);
-	copy_span(g->what, sizeof g->what, what.buf, what.len);
+	copy_span(g->what, GUARD_WHAT, what.buf, what.len);
 	g->next = r->guards;
 	r->guards = g;
 	return g;
@@ -180,9 +181,20 @@ static int dotted(const char *path)
 	return 0;
 }
 
+/* The lookup of PATH's first NEAR bytes, judged as a report's is, from
+ * scratch: apart, for its buffer, which a plain path's run never needs. */
+__attribute__((noinline)) static void guard_nearest(struct guard *g, const char *path, size_t near)
+{
+	char prefix[PATH_MAX];
+
+	copy_span(prefix, sizeof prefix, path, near);
+	g->n = 0;
+	guard_lookup(g, prefix, SYMLINK_HOPS);
+}
+
 /*
- * The policy directory PATH, written in the next entry's lookup.what (the
- * name it is guarded by), which may not exist: its nearest existing
+ * The policy directory PATH, the next entry's lookup.what (the name it is
+ * guarded by), which may not exist: its nearest existing
  * prefix (PATH itself, or the closest directory above it) is what a run
  * would have to write to replace or make it, so that and everything above
  * it is guarded. An absolute path without symlinks or dots is its own
@@ -192,41 +204,40 @@ static int dotted(const char *path)
 static void add_policy_dir(struct policy_dirs *d, const struct stat *root)
 {
 	struct policy_dir *p = &d->dir[d->n++];
-	const char *path = p->lookup.what;	/* as the caller wrote it there */
-	char prefix[PATH_MAX];			/* PATH, cut at I while its prefix is looked at */
-	size_t i, near = 1, len = strlen(path); /* prefix[0..near) exists: "/" first */
+	char *path = p->lookup.what;		/* as find_policy_dirs wrote it */
+	size_t i, near = 1, len = strlen(path); /* path[0..near) exists: "/" first */
 	struct stat st, at = *root;
-	int plain = !dotted(path);
+	int plain = !dotted(path), failed, err, dangling;
 
 	p->lookup.n = 0; /* written first, as find_policy_dirs says */
-	join(prefix, sizeof prefix, path, NULL);
 	add_inode(&p->lookup, &at);
 	for (i = 1; i <= len; i++) {
-		if (i < len && path[i] != '/')
+		char c = path[i];
+
+		if (i < len && c != '/')
 			continue;
-		prefix[i] = '\0';
-		if (fstatat(AT_FDCWD, prefix, &st, plain ? AT_SYMLINK_NOFOLLOW : 0)) {
-			if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
-				die_errno("cannot check the policy directory %s", path);
-			break;
+		path[i] = '\0'; /* cut at the prefix while it is looked at */
+		failed = fstatat(AT_FDCWD, path, &st, plain ? AT_SYMLINK_NOFOLLOW : 0);
+		err = errno;
+		plain = plain && (failed || !S_ISLNK(st.st_mode));
+		dangling = !failed && !plain && S_ISLNK(st.st_mode) && stat(path, &st);
+		path[i] = c;
+		if (failed && err != ENOENT && err != ENOTDIR && err != EACCES) {
+			errno = err;
+			die_errno("cannot check the policy directory %s", path);
 		}
-		plain = plain && !S_ISLNK(st.st_mode);
+		if (failed || dangling)
+			break; /* a dangling link: what is above it is guarded */
 		if (plain)
 			add_inode(&p->lookup, &st);
-		else if (S_ISLNK(st.st_mode) && stat(prefix, &st))
-			break; /* a dangling link: what is above it is guarded */
-		prefix[i] = path[i];
 		near = i;
 		at = st;
 	}
-	prefix[near] = '\0';
 	p->exists = near == len && S_ISDIR(at.st_mode);
 	p->dev = at.st_dev;
 	p->ino = at.st_ino;
-	if (!plain) {
-		p->lookup.n = 0;
-		guard_lookup(&p->lookup, prefix, SYMLINK_HOPS);
-	}
+	if (!plain)
+		guard_nearest(&p->lookup, path, near);
 }
 
 /* The caller's $XDG_CONFIG_HOME/landlock-run (a relative one is ignored, as
@@ -247,15 +258,18 @@ const struct policy_dirs *find_policy_dirs(struct request *r)
 	/* written first: a read of an untouched page maps the zero page, and
 	 * the write after it faults again */
 	d->n = 0;
-	path = d->dir[0].lookup.what;
+	path = d->paths;
 	if (xdg && xdg[0] == '/')
-		join(path, sizeof d->dir[0].lookup.what, xdg, "/landlock-run", NULL);
+		join(path, GUARD_WHAT, xdg, "/landlock-run", NULL);
 	else if (home && home[0] == '/')
-		join(path, sizeof d->dir[0].lookup.what, home, "/.config/landlock-run", NULL);
-	if (path[0] && strcmp(path, "/etc/landlock-run") != 0)
+		join(path, GUARD_WHAT, home, "/.config/landlock-run", NULL);
+	if (path[0] && strcmp(path, "/etc/landlock-run") != 0) {
+		d->dir[d->n].lookup.what = path;
 		add_policy_dir(d, &root);
-	path = d->dir[d->n].lookup.what;
-	join(path, sizeof d->dir[0].lookup.what, "/etc/landlock-run", NULL);
+		path += strlen(path) + 1;
+	}
+	join(path, GUARD_WHAT, "/etc/landlock-run", NULL);
+	d->dir[d->n].lookup.what = path;
 	add_policy_dir(d, &root);
 	return d;
 }

@@ -18,6 +18,7 @@
  * through, directories above them included, and its own.
  */
 #define GUARD_INODES 128
+#define GUARD_WHAT   (PATH_MAX + 32)
 
 struct guard {
 	struct guard *next;
@@ -27,8 +28,7 @@ struct guard {
 		dev_t dev;
 		ino_t ino;
 	} inodes[GUARD_INODES];
-	/* last, so that a short one shares the page of the first inodes */
-	char what[PATH_MAX + 32]; /* "@FILE", "--explain-json FILE"; a file's path */
+	char *what; /* GUARD_WHAT bytes: "@FILE", "--explain-json FILE"; a file's path */
 };
 
 /*
@@ -50,6 +50,9 @@ struct policy_dirs {
 					directory's) lookup goes through, and
 					above; its what is the directory's path */
 	} dir[POLICY_DIRS];
+	/* The paths, one after the other: with the inodes before them, what a
+	 * run touches of all this is one or two pages, not one per field. */
+	char paths[POLICY_DIRS * GUARD_WHAT];
 };
 
 const struct policy_dirs *find_policy_dirs(struct request *r);

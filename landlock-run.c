@@ -567,19 +567,22 @@ static void check_command(struct request *r, int argc, char **argv, const char *
 static void allocate(struct request *r, size_t nargs)
 {
 	struct arena {
-		uint64_t bits[NET_KINDS][65536 / 64];
 		struct policy_dirs dirs;
-		struct grant grants[];
+		uint64_t bits[NET_KINDS][65536 / 64];
 	} * arena;
-	size_t size = sizeof *arena +
-		      nargs * (sizeof(struct grant) + sizeof(struct hidden) + sizeof(char *));
+	size_t lists = nargs * (sizeof(struct grant) + sizeof(struct hidden) + sizeof(char *));
+	char *at;
 	int i;
 
-	arena = mapped(size, "the grant list");
+	/* the lists first, then the directories' inodes: a short command
+	 * line's both on one page */
+	lists = (lists + _Alignof(struct arena) - 1) & ~(_Alignof(struct arena) - 1);
+	at = mapped(lists + sizeof *arena, "the grant list");
+	arena = (struct arena *)(at + lists);
 	for (i = 0; i < NET_KINDS; i++)
 		r->net[i].bits = arena->bits[i];
-	r->grants = arena->grants;
-	r->hidden = (struct hidden *)(arena->grants + nargs);
+	r->grants = (struct grant *)at;
+	r->hidden = (struct hidden *)(r->grants + nargs);
 	r->env = (const char **)(r->hidden + nargs);
 	r->dirs_room = &arena->dirs;
 }

@@ -12,8 +12,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* What differs per architecture: its system-call ABIs and numbers. */
-#if defined(__x86_64__)
+/* What differs per architecture: its system-call ABIs and numbers (LR_PLATFORM:
+ * another target's, for scripts/filters.c on the host). */
+#if defined(LR_PLATFORM)
+#include LR_PLATFORM
+#elif defined(__x86_64__)
 #include "platform/linux-x64.h"
 #elif defined(__aarch64__)
 #include "platform/linux-arm64.h"

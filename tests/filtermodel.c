@@ -14,8 +14,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../seccomp.c"
+
+#ifdef LR_PREBUILT
+#define PREBUILT_COUNT (sizeof prebuilt / sizeof prebuilt[0])
+#else
+#define PREBUILT_COUNT (size_t)0
+#endif
 
 void die(const char *fmt, ...)
 {
@@ -261,8 +268,25 @@ int main(void)
 			check_arch(&b, &f, UNKNOWN_ARCH, 0);
 		}
 	}
+#ifdef LR_PREBUILT
+	/* the prebuilt filters are the builder's, made from this seccomp.c */
+	for (abi = 0; abi < sizeof prebuilt / sizeof prebuilt[0]; abi++) {
+		struct build b = {prebuilt[abi].groups, 0};
+		struct filter f = {.len = 0};
+
+		build_filter(&f, &b);
+		if (f.len != prebuilt[abi].len ||
+		    memcmp(f.insn, prebuilt[abi].insn, f.len * sizeof f.insn[0])) {
+			printf("filtermodel: prebuilt filter %zu (groups 0x%llx) is not what the "
+			       "builder makes: make rebuilds build/ARCH/prebuilt-filters.h\n",
+			       abi, (unsigned long long)prebuilt[abi].groups);
+			return 1;
+		}
+	}
+#endif
 	printf("filtermodel: the filter answers as its table for %lu vectors, every group set "
-	       "traced or not, %zu ABIs (longest filter %zu instructions)\n",
-	       vectors, (size_t)NABIS, longest);
+	       "traced or not, %zu ABIs (longest filter %zu instructions), and %zu prebuilt "
+	       "filters are the builder's\n",
+	       vectors, (size_t)NABIS, longest, PREBUILT_COUNT);
 	return 0;
 }
