@@ -570,7 +570,8 @@ static void allocate(struct request *r, size_t nargs)
 		struct policy_dirs dirs;
 		uint64_t bits[NET_KINDS][65536 / 64];
 	} * arena;
-	size_t lists = nargs * (sizeof(struct grant) + sizeof(struct hidden) + sizeof(char *));
+	size_t lists = nargs * (sizeof(struct grant) + sizeof(struct hidden)) +
+		       (nargs + TMP_VARS) * sizeof(char *);
 	char *at;
 	int i;
 
@@ -688,9 +689,10 @@ __attribute__((noreturn)) static void run(const struct policy *p)
 {
 	if (p->asked.nenv)
 		edit_environment(p->asked.env, p->asked.nenv);
-	give_back_sigpipe();
 	if (!tracing(&p->asked))
 		status_running(p, 0, enforcement(p));
+	/* after the last write, which would hold it again */
+	give_back_sigpipe();
 	execvp(p->asked.command[0], p->asked.command);
 	exec_failed(p, errno);
 }

@@ -50,7 +50,8 @@ int main(void)
 
 		f.len = 0;
 		build_filter(&f, &b);
-		printf("static const struct sock_filter prebuilt_%zu[%u] = {\n", i, (unsigned)f.len);
+		printf("static const struct sock_filter prebuilt_%zu[%u] = {\n", i,
+		       (unsigned)f.len);
 		for (j = 0; j < f.len; j++)
 			printf("\t{0x%02x, %u, %u, 0x%08xU},\n", f.insn[j].code, f.insn[j].jt,
 			       f.insn[j].jf, f.insn[j].k);
@@ -59,7 +60,8 @@ int main(void)
 	printf("static const struct prebuilt {\n\tuint64_t groups;\n\tunsigned short len;\n"
 	       "\tconst struct sock_filter *insn;\n} prebuilt[] = {\n");
 	for (i = 0; i < n; i++)
-		printf("\t{0x%llxULL, sizeof prebuilt_%zu / sizeof prebuilt_%zu[0], prebuilt_%zu},\n",
+		printf("\t{0x%llxULL, sizeof prebuilt_%zu / sizeof prebuilt_%zu[0], "
+		       "prebuilt_%zu},\n",
 		       (unsigned long long)runs[i], i, i, i);
 	printf("};\n");
 	return ferror(stdout) || fflush(stdout) ? 1 : 0;

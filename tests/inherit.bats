@@ -86,6 +86,24 @@ with_stderr() {
 	run -127 with_stderr ">&4" env --default-signal=PIPE "$LR" -v -- /nonexistent
 }
 
+@test "the caller's SIGPIPE disposition reaches the command after the launcher writes: -v, --kill-tree, --status-fd" {
+	local how opts
+	# --status-fd writes its first line just before the exec: the disposition
+	# is handed back after it, not before (it would be held again).
+	for opts in "-v" "--kill-tree" "--kill-tree -v" "--status-fd 3"; do
+		for how in default ignore; do
+			# shellcheck disable=SC2086 # the options, split into words
+			run -0 --separate-stderr bash -c 'exec 3> >(cat >/dev/null); exec env --$0-signal=PIPE "$@"' \
+				"$how" "$LR" $opts -- grep SigIgn /proc/self/status
+			if [ "$how" = ignore ]; then
+				sigign_has 13 || fail "$opts: the caller's SIG_IGN did not reach the command: $output"
+			else
+				! sigign_has 13 || fail "$opts: the launcher's SIG_IGN leaked into the command: $output"
+			fi
+		done
+	done
+}
+
 @test "the probe works when the caller ignores SIGCHLD, and the command keeps that disposition" {
 	run -0 --separate-stderr env --ignore-signal=CHLD "$LR" --probe
 	assert_output --regexp "^landlock: (fully|partially) enforced"
