@@ -848,6 +848,7 @@ int main(int argc, char **argv)
 	if (tree) {
 		hold_sigpipe();
 		sv.tmp = p.asked.tmp;
+		sv.ruleset = ruleset;
 		start_supervisor(&sv, &p.asked, terminal);
 		if (tracing(&p.asked))
 			trace(&p, ruleset, &sv);

@@ -417,8 +417,11 @@ void supervise_start(struct supervisor *sv, const char *mode, const char *why)
 	s = _Fork();
 	if (s < 0)
 		die_errno("%s: cannot fork", mode);
-	if (s > 0)
+	if (s > 0) {
+		if (sv->ruleset >= 0 && close(sv->ruleset))
+			die_errno("%s: cannot close the Landlock ruleset", mode);
 		launcher_wait(sv, s);
+	}
 	sv->self = getpid();
 	status_forked();
 	/* Out of the job's group, so that what signals the job does not reach

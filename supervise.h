@@ -34,6 +34,7 @@ struct supervisor {
 	uint64_t mask;		    /* the caller's signal mask, which COMMAND gets back */
 	int gate;		    /* in COMMAND's process: the exec's pipe (--status-fd) */
 	struct private_tmp *tmp;    /* removed once the tree has ended, or NULL */
+	int ruleset;		    /* the run's, or -1: L, which only waits, closes it */
 	struct inherited inherited; /* L's, kept */
 };
 

@@ -216,6 +216,26 @@ STUBBORN=(sh -c 'trap "" HUP INT QUIT TERM; (trap "" HUP INT QUIT TERM; sleep 30
 	assert_equal "${lines[2]}" "${lines[0]}" # the supervisor is the launcher's child
 }
 
+@test "the launcher and supervisor that stay hold no grant descriptor and no ruleset while the command runs" {
+	local sup launcher fds
+	mkdir grant
+	echo extra >extra
+	# the command names its parent, the supervisor, and waits to be looked at
+	"$LR" --kill-tree --ro / --rw "$d/grant" --rw /dev/null -- \
+		sh -c 'echo $PPID >"$0/ppid"; while [ ! -e "$0/seen" ]; do sleep 0.05; done' "$d/grant" \
+		7<extra &
+	for _ in $(seq 100); do [ -s grant/ppid ] && break; sleep 0.05; done
+	sup=$(cat grant/ppid)
+	launcher=$(cut -d' ' -f4 "/proc/$sup/stat")
+	fds=$(find "/proc/$sup/fd" "/proc/$launcher/fd" -mindepth 1 -printf '%l\n')
+	touch grant/seen
+	wait
+	# Control: the listing sees what the caller handed down, fd 7 in both.
+	[ "$(grep -cx "$d/extra" <<<"$fds")" -eq 2 ] || fail "fd 7 not seen in both: $fds"
+	! grep -qx "$d/grant" <<<"$fds" || fail "a grant descriptor stayed open: $fds"
+	! grep -q "landlock-ruleset" <<<"$fds" || fail "the ruleset stayed open: $fds"
+}
+
 @test "the command is in the caller's job; the supervisor is not, so what signals the job does not reach it" {
 	run -0 setsid sh -c 'ps -o pgid= -p $$; "$0" --kill-tree -- sh -c "ps -o pgid= -p \$\$; ps -o pgid= -p \$PPID"' "$LR"
 	assert_equal "${lines[1]// /}" "${lines[0]// /}"
