@@ -136,11 +136,17 @@ FLOOR_FLAGS_floor-promise  := -DWITH_LANDLOCK -DWITH_PROMISE
 FLOOR_FLAGS_floor-baseline := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_BASELINE
 FLOOR_FLAGS_floor-promise-checks  := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_CHECKS
 FLOOR_FLAGS_floor-baseline-checks := -DWITH_LANDLOCK -DWITH_PROMISE -DWITH_BASELINE -DWITH_CHECKS
+FLOOR_FLAGS_floor-trace := $(FLOOR_FLAGS_floor-baseline-checks) -DWITH_TRACE
 BENCH_FLOORS := $(addprefix build/bench/,floor floor-landlock floor-seccomp floor-promise floor-baseline \
                   floor-promise-checks floor-baseline-checks)
 $(BENCH_FLOORS): build/bench/%: scripts/bench/floor.c $(PLATFORM) $(wildcard platform/*.h) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(if $(SPECS),-specs $(SPECS)) -std=c11 -Wall -Wextra -Werror -static -Os -s $(FLOOR_FLAGS_$*) -o $@ $<
+
+# floor-trace: floor-baseline-checks with the least tracer (scripts/bench/floor-trace.c)
+build/bench/floor-trace: scripts/bench/floor.c scripts/bench/floor-trace.c $(PLATFORM) $(wildcard platform/*.h) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(if $(SPECS),-specs $(SPECS)) -std=c11 -Wall -Wextra -Werror -static -Os -s $(FLOOR_FLAGS_floor-trace) -o $@ $(filter %.c,$^)
 
 build/bench/rounds: scripts/bench/rounds.c Makefile
 	@mkdir -p $(@D)

@@ -46,7 +46,7 @@ fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 builds() {
 	make -s all build/bench/floor build/bench/floor-landlock build/bench/floor-seccomp \
 		build/bench/floor-promise build/bench/floor-baseline build/bench/floor-promise-checks \
-		build/bench/floor-baseline-checks build/bench/rounds \
+		build/bench/floor-baseline-checks build/bench/floor-trace build/bench/rounds \
 		build/bench/syms/landlock-run >/dev/null &&
 		make -s ARCH=aarch64 all >/dev/null
 }

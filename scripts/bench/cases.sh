@@ -59,19 +59,26 @@ bench build-explain "$lr --explain $build_grants -- $build_cmd"
 bench build-kill-tree "$lr --kill-tree $build_grants -- $build_cmd"
 
 # --explain on short real work beyond the bench's own, a group each (a writer in the
-# same group would leave its writeback to whichever case ran after it).
+# same group would leave its writeback to whichever case ran after it); and
+# floor-trace, the least tracer that sees the result of each call the policy can
+# refuse (scripts/bench/floor-trace.c): what any ptrace --explain pays the kernel.
 group tar $((srounds / 2)) 1
 bench tar "$lr $real_grants -- $tar_cmd"
 bench tar-explain "$lr --explain $real_grants -- $tar_cmd"
+bench tar-floor-trace "$floor_tr $real_grants -- $(abs "$tar_cmd")"
 group unzip $((srounds / 2)) 1
 bench unzip "$lr $real_grants -- $unzip_cmd"
 bench unzip-explain "$lr --explain $real_grants -- $unzip_cmd"
+bench unzip-floor-trace "$floor_tr $real_grants -- $(abs "$unzip_cmd")"
 group make $((srounds / 2)) 1
 bench make "$lr $real_grants -- $make_cmd"
 bench make-explain "$lr --explain $real_grants -- $make_cmd"
+bench make-floor-trace "$floor_tr $real_grants -- $(abs "$make_cmd")"
 group fail $((rounds / 4)) 10
 bench fail "$lr $real_grants -- $fail_cmd"
 bench fail-explain "$lr --explain $real_grants -- $fail_cmd"
+bench fail-floor-trace "$floor_tr $real_grants -- $(abs "$fail_cmd")"
+bench fail-kill-tree "$lr --kill-tree $real_grants -- $fail_cmd"
 
 # --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone;
 # and floor-landlock given the rules the walk makes, against floor-landlock --ro /:

@@ -47,6 +47,18 @@ tally_check "floor-promise-checks refuses --rw /etc and a terminal, as landlock-
 tally_check "floor-baseline-checks refuses --rw /etc and a terminal, as landlock-run does" \
 	keeps_checks "$floor_bc"
 tally_check "floor runs /bin/true, and exits 0 alone" floor_runs
+# floor-trace confines as floor-baseline-checks does, sees a refusal at its exit (its
+# one line), lets an allowed write go on, and passes the command's status on.
+traces() {
+	local o rc=0
+	o=$("$floor_tr" --ro / --rw "$out" -- /bin/sh -c \
+		": > '$out/allowed'; echo > /floor-trace-denied; exit 3" 2>&1) || rc=$?
+	[ "$rc" -eq 3 ] && [ -e "$out/allowed" ] && [ ! -e /floor-trace-denied ] &&
+		[ "$(grep -c '^floor-trace: a call was refused$' <<<"$o")" -eq 1 ]
+}
+tally_check "floor-trace runs /bin/true and denies a write outside --rw" confines "$floor_tr"
+tally_check "floor-trace reports the one refused call, allows the granted write, passes the status on" \
+	traces
 # The floors of the promises keep them: each of the filter's refusals answers under
 # floor-baseline as under a default run, and under floor-promise as under a run with
 # every group allowed (tests/sysop.c, tests/tty.c: make test-helpers).

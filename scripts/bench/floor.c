@@ -48,13 +48,18 @@
  * lookups go through. The least those promises take: the launcher makes
  * the same calls, no more.
  *
+ * With -DWITH_TRACE as well (and floor-trace.c) it is floor-trace, the
+ * floor of --explain: floor-baseline-checks under the least tracer that
+ * sees the result of each call the policy can refuse (see floor-trace.c).
+ *
  * floor -> floor-landlock is what the kernel charges for Landlock;
  * floor-landlock -> floor-seccomp what it charges for any seccomp filter;
  * floor-landlock -> floor-promise what the terminal rules and the capability
  * drop cost; floor-promise -> floor-baseline what the baseline's rules cost
  * the kernel; floor-baseline -> floor-baseline-checks what the terminal and
  * policy-directory checks cost; floor-baseline-checks -> landlock-run what
- * the launcher adds.
+ * the launcher adds; the confined run -> floor-trace what any ptrace
+ * --explain pays the kernel, floor-trace -> --explain what ours adds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -277,7 +282,8 @@ static void bodies_and_returns(void)
 	npend = 0;
 }
 
-static void drop_caps(void)
+/* not static: floor-trace.c drops the tracer's too */
+void drop_caps(void)
 {
 	struct cap_header header = {CAP_VERSION_3, 0};
 	struct cap_data sets[2] = {{0, 0, 0}, {0, 0, 0}};
@@ -551,15 +557,26 @@ static char **restrict_to(char **argv)
 }
 #endif
 
+#ifdef WITH_TRACE
+void trace_start(char **argv); /* floor-trace.c */
+void trace_watch(void);
+#endif
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	argv++;
+#ifdef WITH_TRACE
+	trace_start(argv);
+#endif
 #ifdef WITH_LANDLOCK
 	argv = restrict_to(argv);
 #endif
 	if (!argv[0])
 		return 0;
+#ifdef WITH_TRACE
+	trace_watch();
+#endif
 	execve(argv[0], argv, environ);
 	return 127;
 }

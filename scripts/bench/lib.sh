@@ -12,6 +12,7 @@ floor_pr=$out/floor-promise  # or the terminal filter and the capability drop
 floor_bl=$out/floor-baseline # and the baseline's and root's metadata rules too
 floor_pc=$out/floor-promise-checks  # floor-promise, floor-baseline with the terminal's and the
 floor_bc=$out/floor-baseline-checks # policy directories' checks every run makes
+floor_tr=$out/floor-trace # floor-baseline-checks with the least tracer: --explain's floor
 sym=$out/syms/landlock-run # unstripped, for perf to name functions (same comm)
 launch_grants="--ro / --rw /tmp --rw /dev/null"
 # --explain's cost: gcc compiles a C file of 1,000 lines (scripts/bench/compile.py),
@@ -33,6 +34,9 @@ tar_cmd="tar xf $real/tree.tar -C $real/t"
 unzip_cmd="unzip -qo $real/tree.zip -d $real/u"
 make_cmd="make -s -B -C $real/mk"
 fail_cmd="sh -c 'touch /usr/landlock-run-bench 2>/dev/null; true'"
+# abs CMDLINE: the same command line by the command's path (floor-trace makes no
+# PATH lookup).
+abs() { echo "$(command -v "${1%% *}") ${1#* }"; }
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
 # --hide's cost: a home of 200 entries (100 directories, 99 files and
 # .ssh) whose .ssh is hidden beneath --ro /. It lies where a user's does,

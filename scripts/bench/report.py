@@ -68,6 +68,7 @@ def reading(run, s, sc):
         + sc.sx(f"\n  landlock-run: {fmt_counts(sc.sc['launch.lr'])}.\n  floor-landlock: "
                 f"{fmt_counts(sc.sc['launch.fl'])}."),
         promises(run),
+        tracer_floor(run),
         f"- **Grants.** Each grant costs landlock-run {us(s.per_grant['lr'][10000])} at 10,000 grants and "
         f"floor-landlock {us(s.per_grant['fl'][10000])}; copying the arguments alone (exec of `/bin/true` "
         f"with the same argv) is {us(s.argv_10k / 10000)} of it. "
@@ -121,6 +122,38 @@ def promises(run):
         f"({x(run.ratio('launch', 'landlock-run-tiocsti', 'floor-promise-checks')[0])})."
         + install_times(run)
     )
+
+
+REAL = [("tar", "`tar x` of some 800 headers"), ("unzip", "`unzip` of the same tree"),
+        ("make", "`make -B` of nine small C files"), ("fail", "a short command that fails with one denial")]
+
+
+def tracer_floor(run):
+    """--explain against floor-trace, the least ptrace tracer that sees the result of
+    every call the policy can refuse, on the short real work."""
+    rows = []
+    for group, label in REAL:
+        if f"{group}-floor-trace" not in run.cases.get(group, {}):
+            continue
+        plain, floor, explain = (run.med(group, f"{group}{k}") for k in ("", "-floor-trace", "-explain"))
+        rows.append(f"{label}: confined {ms(plain)}, floor-trace {ms(floor)} "
+                    f"({x(run.ratio(group, f'{group}-floor-trace', group)[0])} the confined run), "
+                    f"`--explain` {ms(explain)} "
+                    f"({x(run.ratio(group, f'{group}-explain', f'{group}-floor-trace')[0])} floor-trace, "
+                    f"{us(explain - floor)} more)")
+    if not rows:
+        return "- **The floor of `--explain`**: not timed in this run (no floor-trace cases)."
+    tree = ""
+    if "fail-kill-tree" in run.cases.get("fail", {}):
+        tree = (f" Of the short failure's fixed cost, the whole-tree mode that `--explain` always runs in is "
+                f"{us(run.med('fail', 'fail-kill-tree') - run.med('fail', 'fail'))} "
+                f"(`--kill-tree` − the plain run).")
+    return ("- **The floor of `--explain`.** floor-trace (scripts/bench/floor-trace.c) is floor-baseline-checks "
+            "with the least tracer that sees the result of each call the policy can refuse: one fork, "
+            "the same calls stopped (two stops for a call Landlock can refuse, one for an ioctl on what is no "
+            "device or a change of owner, mode or times of a file the caller owns), one line per refused "
+            "call, no policy, no advice. Its ratio to the confined run is what any ptrace `--explain` pays "
+            "the kernel: " + "; ".join(rows) + "." + tree)
 
 
 def install_times(run):
