@@ -25,15 +25,25 @@ static unsigned long nth(const char *ids, int i)
 	return strtoul(ids, NULL, 10);
 }
 
+/* One read of /proc/TID/status: the credentials and the name of one
+ * moment. Every field is needed but Groups (none: no supplementary group). */
 int read_who(pid_t tid, struct who *w)
 {
-	w->groups[0] = '\0';
-	proc_status(tid, "Groups", w->groups, sizeof w->groups);
-	return proc_status(tid, "Name", w->comm, sizeof w->comm) ||
-	       proc_status(tid, "Tgid", w->pid, sizeof w->pid) ||
-	       proc_status(tid, "Uid", w->uid, sizeof w->uid) ||
-	       proc_status(tid, "Gid", w->gid, sizeof w->gid) ||
-	       proc_status(tid, "CapEff", w->caps, sizeof w->caps);
+	struct field f[] = {
+		{"Name", w->comm, sizeof w->comm, 0},	{"Tgid", w->pid, sizeof w->pid, 0},
+		{"Uid", w->uid, sizeof w->uid, 0},	{"Gid", w->gid, sizeof w->gid, 0},
+		{"CapEff", w->caps, sizeof w->caps, 0}, {"Groups", w->groups, sizeof w->groups, 0},
+	};
+	size_t i, n = sizeof f / sizeof f[0];
+
+	if (proc_status_fields(tid, f, n))
+		return -1;
+	if (!f[n - 1].found)
+		w->groups[0] = '\0';
+	for (i = 0; i < n - 1; i++)
+		if (!f[i].found)
+			return -1;
+	return 0;
 }
 
 static int in_group(const struct who *w, unsigned long gid)

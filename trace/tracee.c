@@ -91,29 +91,49 @@ int read_string(pid_t tid, uint64_t addr, char *buf)
 	return n > 0 && memchr(buf, '\0', (size_t)n) ? 0 : -1;
 }
 
-/* The value of a "Key:" line of a file in /proc, such as /proc/TID/status
- * (Name, Tgid, Uid) or /proc/self/fdinfo/FD (mnt_id, Pid): the first 4 KiB
- * are read, and a value is cut to SIZE. */
-int proc_field(const char *file, const char *key, char *out, size_t size)
+/* One field's value, from its first "Key:" line. */
+static void take_field(struct field *f, const char *line)
+{
+	size_t len = strlen(f->key);
+
+	if (f->found || strncmp(line, f->key, len) || line[len] != ':')
+		return;
+	line += len + 1;
+	line += strspn(line, "\t ");
+	copy_span(f->out, f->size, line, strcspn(line, "\n"));
+	f->found = 1;
+}
+
+/* The values of "Key:" lines of a file in /proc, such as /proc/TID/status
+ * (Name, Tgid, Uid) or /proc/self/fdinfo/FD (mnt_id, Pid), each cut to its
+ * size, from one read of the first 4 KiB: one open and one snapshot, so the
+ * fields of one process agree with each other. Marks each field found;
+ * -1 when the file cannot be read. */
+int proc_fields(const char *file, struct field *f, size_t n)
 {
 	char buf[4096], *line;
-	size_t len = strlen(key);
-	ssize_t n;
+	ssize_t got;
+	size_t i;
 	int fd = openat(AT_FDCWD, file, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 
+	for (i = 0; i < n; i++)
+		f[i].found = 0;
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
+	got = read(fd, buf, sizeof buf - 1);
 	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	buf[got > 0 ? got : 0] = '\0';
 	for (line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		if (strncmp(line, key, len) == 0 && line[len] == ':') {
-			line += len + 1;
-			line += strspn(line, "\t ");
-			copy_span(out, size, line, strcspn(line, "\n"));
-			return 0;
-		}
-	return -1;
+		for (i = 0; i < n; i++)
+			take_field(&f[i], line);
+	return 0;
+}
+
+int proc_field(const char *file, const char *key, char *out, size_t size)
+{
+	struct field f = {key, out, size, 0};
+
+	return proc_fields(file, &f, 1) || !f.found ? -1 : 0;
 }
 
 /* "/proc/TID" and what follows, in OUT (PATH_MAX + 64 bytes). */
@@ -126,10 +146,17 @@ static void proc_path(char *out, pid_t tid, const char *rest, const char *more)
 
 int proc_status(pid_t tid, const char *key, char *out, size_t size)
 {
+	struct field f = {key, out, size, 0};
+
+	return proc_status_fields(tid, &f, 1) || !f.found ? -1 : 0;
+}
+
+int proc_status_fields(pid_t tid, struct field *f, size_t n)
+{
 	char path[PATH_MAX + 64];
 
 	proc_path(path, tid, "/status", "");
-	return proc_field(path, key, out, size);
+	return proc_fields(path, f, n);
 }
 
 /* TID's controlling terminal, tty_nr of /proc/TID/stat (0: none); -1 when

@@ -153,6 +153,15 @@ int read_string(pid_t tid, uint64_t addr, char *buf); /* PATH_MAX bytes */
 int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int follow);
 int proc_field(const char *file, const char *key, char *out, size_t size);
 int proc_status(pid_t tid, const char *key, char *out, size_t size);
+/* Several fields of one file from one read (proc_fields: /proc/TID/status). */
+struct field {
+	const char *key;
+	char *out;
+	size_t size;
+	int found;
+};
+int proc_fields(const char *file, struct field *f, size_t n);
+int proc_status_fields(pid_t tid, struct field *f, size_t n);
 int proc_tty(pid_t tid); /* tty_nr: 0 without a controlling terminal; -1 */
 int socket_protocol(pid_t tid, int fd, int *bound);
 long pidfd_target(pid_t tid, int fd);
