@@ -305,12 +305,8 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
  * In the child, returns: it goes on to confine itself (unless learning)
  * and exec. The parent never returns: it resolves the grants with the
  * caller's powers, attaches the child, drops every privilege, creates its
- * report as the command's user, lets the child go on, and seals itself
- * while the child confines itself (the filter's install is the costliest
- * step of a short run). Nothing of the command's runs or is looked at
- * before the seal: the child stops at its first watched call or, at the
- * latest, once it has executed COMMAND (PTRACE_EVENT_EXEC), until watch()
- * resumes it.
+ * report as the command's user, seals itself, and only then lets the
+ * child go on.
  */
 void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 {
@@ -334,10 +330,10 @@ void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 		explain_open(tr.explainer);
 	supervise_signals(sv);
 	follow(&tr, tr.command);
+	box_seal(sv->self, sv->pidfd, report->path && report->fd < 0 ? report->dir : -1);
 	status_running(p, tr.command, enforcement(p));
 	if (tr.learner)
 		learn_note(&p->asked, "will be"); /* all checked: the command starts */
 	start(&tr);
-	box_seal(sv->self, sv->pidfd, report->path && report->fd < 0 ? report->dir : -1);
 	watch(&tr);
 }
