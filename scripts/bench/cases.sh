@@ -62,23 +62,33 @@ bench build-kill-tree "$lr --kill-tree $build_grants -- $build_cmd"
 # same group would leave its writeback to whichever case ran after it); and
 # floor-trace, the least tracer that sees the result of each call the policy can
 # refuse (scripts/bench/floor-trace.c): what any ptrace --explain pays the kernel.
+# Each command by its path in every case: floor-trace makes no PATH lookup, and
+# the launcher's would add its failed execve calls to one side alone.
+tar_cmd=$(abs "$tar_cmd") unzip_cmd=$(abs "$unzip_cmd") make_cmd=$(abs "$make_cmd")
+fail_cmd=$(abs "$fail_cmd") granted_cmd=$(abs "$granted_cmd")
 group tar $((srounds / 2)) 1
 bench tar "$lr $real_grants -- $tar_cmd"
 bench tar-explain "$lr --explain $real_grants -- $tar_cmd"
-bench tar-floor-trace "$floor_tr $real_grants -- $(abs "$tar_cmd")"
+bench tar-floor-trace "$floor_tr $real_grants -- $tar_cmd"
 group unzip $((srounds / 2)) 1
 bench unzip "$lr $real_grants -- $unzip_cmd"
 bench unzip-explain "$lr --explain $real_grants -- $unzip_cmd"
-bench unzip-floor-trace "$floor_tr $real_grants -- $(abs "$unzip_cmd")"
+bench unzip-floor-trace "$floor_tr $real_grants -- $unzip_cmd"
 group make $((srounds / 2)) 1
 bench make "$lr $real_grants -- $make_cmd"
 bench make-explain "$lr --explain $real_grants -- $make_cmd"
-bench make-floor-trace "$floor_tr $real_grants -- $(abs "$make_cmd")"
+bench make-floor-trace "$floor_tr $real_grants -- $make_cmd"
+# The short failure beside the whole-tree mode, and the same command with its write
+# granted: its fixed cost splits into the tree mode, the explanation of one denial
+# and the tracer's own start (report.py).
 group fail $((rounds / 4)) 10
 bench fail "$lr $real_grants -- $fail_cmd"
 bench fail-explain "$lr --explain $real_grants -- $fail_cmd"
-bench fail-floor-trace "$floor_tr $real_grants -- $(abs "$fail_cmd")"
+bench fail-floor-trace "$floor_tr $real_grants -- $fail_cmd"
 bench fail-kill-tree "$lr --kill-tree $real_grants -- $fail_cmd"
+bench granted "$lr $real_grants -- $granted_cmd"
+bench granted-explain "$lr --explain $real_grants -- $granted_cmd"
+bench granted-floor-trace "$floor_tr $real_grants -- $granted_cmd"
 
 # --hide: the walk around ~/.ssh in a home of 200 entries, against --ro / alone;
 # and floor-landlock given the rules the walk makes, against floor-landlock --ro /:

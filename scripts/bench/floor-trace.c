@@ -11,11 +11,15 @@
  * capability drop, not dumpable, a seccomp allowlist of the calls below),
  * and lets the child go on to confine itself as floor-baseline-checks and
  * execute COMMAND. The child's filter stops at the tracer the calls
- * --explain stops when every right is handled and the capabilities are
- * dropped (root's default; platform/linux-*.h, WATCHED_CALLS), with the
- * same argument tests: an open only for reading or with O_PATH, the ioctl
- * commands Landlock permits on every file, and a change of times with no
- * times never stop. At a stop the tracer reads the call (one
+ * --explain stops for the same policy (trace/watch.c, watched(); the calls
+ * are platform/linux-*.h's WATCHED_CALLS): what writes or makes files, and
+ * ioctl; a change of owner, mode or times only for root, whose capabilities
+ * are dropped; not execve, since --ro / lets every file be executed, nor the
+ * network and signal calls, since the floor handles no network right and no
+ * scope (nor a socket's path: the floor's rights end at ABI 5). The same
+ * argument tests as --explain's: an open only for reading or with O_PATH,
+ * the ioctl commands Landlock permits on every file, and a change of times
+ * with no times never stop. At a stop the tracer reads the call (one
  * PTRACE_GET_SYSCALL_INFO) and asks for its exit, where it reads the result
  * and writes one line for a call that failed as a refusal does (EACCES,
  * EPERM, EXDEV); an ioctl on what is not a device, and a change of owner,
@@ -152,9 +156,44 @@ static void emit_body(int call)
 		emit(RET, 0, 0, ALLOW);
 }
 
+/* Whether the floor's policy can refuse the watched call CALL, as
+ * --explain's watched() decides for the same policy; ROOT: the capability
+ * drop takes what a change of owner, mode or times may need. */
+static int refusable(int call, int root)
+{
+	switch (call) {
+	case W_execve:
+	case W_execveat: return 0; /* --ro /: executing is allowed everywhere */
+	case W_bind:
+	case W_connect:
+	case W_sendto:
+	case W_sendmsg: return 0; /* no network right handled */
+	case W_kill:
+	case W_tkill:
+	case W_tgkill:
+	case W_rt_sigqueueinfo:
+	case W_rt_tgsigqueueinfo:
+	case W_pidfd_send_signal: return 0; /* no scope */
+	case W_chown:
+	case W_fchown:
+	case W_lchown:
+	case W_fchownat:
+	case W_chmod:
+	case W_fchmod:
+	case W_fchmodat:
+	case W_fchmodat2:
+	case W_utime:
+	case W_utimes:
+	case W_futimesat:
+	case W_utimensat: return root;
+	default: return 1;
+	}
+}
+
 /* The child's filter, before it executes COMMAND (after no_new_privs). */
 void trace_watch(void)
 {
+	int root = getuid() == 0 || geteuid() == 0;
 	size_t i, at;
 
 	emit(LD, 0, 0, ARCH);
@@ -162,6 +201,8 @@ void trace_watch(void)
 	emit(RET, 0, 0, ALLOW);
 	emit(LD, 0, 0, NR);
 	for (i = 0; i < NWATCHED; i++) {
+		if (!refusable((int)i, root))
+			continue;
 		at = len;
 		emit(JEQ, 0, 0, (uint32_t)watched_nr[i]);
 		emit_body((int)i);
@@ -218,9 +259,10 @@ static int nothing_refuses(pid_t tid, const struct __ptrace_syscall_info *in)
 		return !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode);
 	if (st.st_uid != uid)
 		return 0;
-	return nr != watched_nr[W_fchown] ||
-	       ((a[1] == (uint32_t)-1 || a[1] == st.st_uid) &&
-		(a[2] == (uint32_t)-1 || a[2] == st.st_gid || a[2] == gid));
+	return nr != watched_nr[W_fchown] || /* the kernel reads 32 bits of each id */
+	       (((uint32_t)a[1] == (uint32_t)-1 || (uint32_t)a[1] == st.st_uid) &&
+		((uint32_t)a[2] == (uint32_t)-1 || (uint32_t)a[2] == st.st_gid ||
+		 (uint32_t)a[2] == gid));
 }
 
 static void stopped(pid_t tid, int status)
@@ -264,7 +306,8 @@ void trace_start(char **argv)
 	    pipe2(go, O_CLOEXEC) || (child = fork()) < 0)
 		_exit(125);
 	if (child == 0) {
-		if (read(go[0], &byte, 1) != 1)
+		/* the tracer's end closed: it failed, and the child ends too */
+		if (close(go[1]) || read(go[0], &byte, 1) != 1)
 			_exit(125);
 		return;
 	}

@@ -34,8 +34,9 @@ tar_cmd="tar xf $real/tree.tar -C $real/t"
 unzip_cmd="unzip -qo $real/tree.zip -d $real/u"
 make_cmd="make -s -B -C $real/mk"
 fail_cmd="sh -c 'touch /usr/landlock-run-bench 2>/dev/null; true'"
-# abs CMDLINE: the same command line by the command's path (floor-trace makes no
-# PATH lookup).
+# the same with the write granted: no denial, so the difference is the explanation
+granted_cmd="sh -c 'touch $real/landlock-run-bench 2>/dev/null; true'"
+# abs CMDLINE: the same command line by the command's path (cases.sh).
 abs() { echo "$(command -v "${1%% *}") ${1#* }"; }
 bwrap_cmd="bwrap --ro-bind / / --dev /dev --proc /proc -- /bin/true"
 # --hide's cost: a home of 200 entries (100 directories, 99 files and
