@@ -59,6 +59,13 @@ traces() {
 tally_check "floor-trace runs /bin/true and denies a write outside --rw" confines "$floor_tr"
 tally_check "floor-trace reports the one refused call, allows the granted write, passes the status on" \
 	traces
+# The fail group's two commands: one denial explained, and none with the write granted.
+denials() { # denials CMDLINE: the lines of --explain's denials
+	eval "\"\$lr\" --explain $real_grants -- $1" 2>&1 | grep -c '^landlock-run denied: ' || true
+}
+explained_once() { [ "$(denials "$fail_cmd")" -eq 1 ] && [ "$(denials "$granted_cmd")" -eq 0 ]; }
+tally_check "--explain names the fail command's one denial, and none once the write is granted" \
+	explained_once
 # The floors of the promises keep them: each of the filter's refusals answers under
 # floor-baseline as under a default run, and under floor-promise as under a run with
 # every group allowed (tests/sysop.c, tests/tty.c: make test-helpers).

@@ -143,17 +143,34 @@ def tracer_floor(run):
                     f"{us(explain - floor)} more)")
     if not rows:
         return "- **The floor of `--explain`**: not timed in this run (no floor-trace cases)."
-    tree = ""
-    if "fail-kill-tree" in run.cases.get("fail", {}):
-        tree = (f" Of the short failure's fixed cost, the whole-tree mode that `--explain` always runs in is "
-                f"{us(run.med('fail', 'fail-kill-tree') - run.med('fail', 'fail'))} "
-                f"(`--kill-tree` − the plain run).")
     return ("- **The floor of `--explain`.** floor-trace (scripts/bench/floor-trace.c) is floor-baseline-checks "
             "with the least tracer that sees the result of each call the policy can refuse: one fork, "
             "the same calls stopped (two stops for a call Landlock can refuse, one for an ioctl on what is no "
             "device or a change of owner, mode or times of a file the caller owns), one line per refused "
             "call, no policy, no advice. Its ratio to the confined run is what any ptrace `--explain` pays "
-            "the kernel: " + "; ".join(rows) + "." + tree)
+            "the kernel: " + "; ".join(rows) + "." + fixed_cost(run))
+
+
+def fixed_cost(run):
+    """What the short failure pays beyond floor-trace, in three parts: the whole-tree mode
+    --explain always runs in, the explanation of its one denial (each tracer's cost of the
+    denial against the same command with the write granted), and the rest, the tracer's own
+    start (its policy, its box, the traced filter of every ABI)."""
+    need = ("fail-kill-tree", "granted", "granted-explain", "granted-floor-trace")
+    if not all(c in run.cases.get("fail", {}) for c in need):
+        return ""
+    m = {c: run.med("fail", c) for c in ("fail", "fail-explain", "fail-floor-trace") + need}
+    over = m["fail-explain"] - m["fail-floor-trace"]
+    tree = m["fail-kill-tree"] - m["fail"]
+    told = (m["fail-explain"] - m["granted-explain"]) - (m["fail-floor-trace"] - m["granted-floor-trace"])
+    return (f" Of the short failure's {us(over)} over floor-trace, the whole-tree mode that `--explain` "
+            f"always runs in (the launcher waits, a supervisor traces and ends the tree, the observer's "
+            f"filter) is {us(tree)} (`--kill-tree` − the plain run); explaining the denial (its process, "
+            f"path, rule and advice) rather than only seeing it is {us(told)} (each tracer's failing run "
+            f"− its run with the write granted, `--explain`'s − floor-trace's); the rest, {us(over - tree - told)}, "
+            f"is the tracer's own start (the policy it explains by, its box, the traced filter of every ABI). "
+            f"So `--explain` is {x(m['fail-explain'] / (m['fail-floor-trace'] + tree))} floor-trace with the "
+            f"whole-tree mode's cost added.")
 
 
 def install_times(run):
