@@ -122,7 +122,9 @@ int proc_fields(const char *file, struct field *f, size_t n)
 		return -1;
 	got = read(fd, buf, sizeof buf - 1);
 	close(fd);
-	buf[got > 0 ? got : 0] = '\0';
+	if (got < 0)
+		return -1;
+	buf[got] = '\0';
 	for (line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		for (i = 0; i < n; i++)
 			take_field(&f[i], line);
