@@ -89,6 +89,26 @@ outcomes() {
 	assert_file_exist ok/ran
 }
 
+@test "each of --explain's four filters failing alone: 125, one line, nothing runs" {
+	# The tracer seals itself while the child installs its filters: either may
+	# fail first, and the run must say so once (the failed record on the
+	# status descriptor too). --arg1 0: not the listener landlock_filtered asks
+	# with (flags NEW_LISTENER).
+	local nth
+	for nth in 1 2 3 4; do
+		run -125 --separate-stderr "$FAULT" seccomp EINVAL --arg0 1 --arg1 0 --nth "$nth" -- \
+			"$LR" --explain --status-fd 3 -- touch "$d/ok/ran" 3>"$d/status"
+		assert_one_launcher_line
+		[[ $stderr == *"seccomp filter"*"Invalid argument" ]] || fail "$nth: $stderr"
+		assert_not_exist ok/ran
+		assert_equal "$(grep -c '"status":125' "$d/status")" 1
+	done
+	# Control: there are four, and the fifth fails nothing.
+	run -0 --separate-stderr "$FAULT" seccomp EINVAL --arg0 1 --arg1 0 --nth 5 -- \
+		"$LR" --explain --rw "$d/ok" -- touch "$d/ok/ran"
+	assert_file_exist ok/ran
+}
+
 @test "denials of grandchildren and of threads are reported, with the process that made them" {
 	explain -- sh -c "sh -c 'touch $d/no/grandchild'"
 	assert_denied "make_reg $d/no/grandchild (openat by touch): allow with --rw $d/no"

@@ -156,8 +156,9 @@ void box_drop(void)
  * Then the allowlist. SELF signals only itself (job control, dying of the
  * signal it got), the command only through PIDFD, and a report in
  * REPORT_DIR (-1: none, or a pipe) is renamed over its target or removed.
+ * 0, or -1 and errno: the caller tells the failure (trace.c).
  */
-void box_seal(pid_t self, int pidfd, int report_dir)
+int box_seal(pid_t self, int pidfd, int report_dir)
 {
 	const struct allowed mine[] = {
 		{SYS_kill, IS, 0, (uint32_t)self},
@@ -177,6 +178,5 @@ void box_seal(pid_t self, int pidfd, int report_dir)
 	for (i = 0; i < n; i++)
 		emit_test(&f, &mine[i]);
 	filter_emit(&f, BPF_RET_K, 0, 0, LR_TRACER_DEFAULT);
-	if (filter_install(&f))
-		die_errno("cannot install the tracer's seccomp filter");
+	return filter_install(&f);
 }

@@ -277,8 +277,16 @@ static void event(struct tracer *tr, pid_t tid, int status)
 	resume(tr, tid, 0);
 }
 
-/* Until the command exits; then what it left is ended, and the launcher
- * exits as the command did. */
+/* What the command left is ended, and the launcher exits as it did. */
+__attribute__((noreturn)) static void end_run(struct tracer *tr, int status)
+{
+	tr->sv->status = status;
+	end_tree(tr->sv->children, tr->command, &tr->sv->status);
+	finish(tr, supervise_interrupted());
+	supervise_exit(tr->sv);
+}
+
+/* Until the command exits. */
 __attribute__((noreturn)) static void watch(struct tracer *tr)
 {
 	int status;
@@ -293,20 +301,40 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
 		}
 		table_del(&tr->tracees, (uint64_t)tid);
 		if (tid == tr->command)
-			break;
+			end_run(tr, status);
 	}
-	tr->sv->status = status;
-	end_tree(tr->sv->children, tr->command, &tr->sv->status);
-	finish(tr, supervise_interrupted());
-	supervise_exit(tr->sv);
+}
+
+/*
+ * The seal goes on while the child confines itself, on the other CPU: the
+ * filter's install is the costliest step of a short run. Nothing of the
+ * command runs or is read before it: the child stops at its first watched
+ * call or, at the latest, once it has executed COMMAND (PTRACE_EVENT_EXEC),
+ * until watch() resumes it. A seal that fails is told once: a child that
+ * failed too (a kernel whose seccomp refuses both) has said why, and the
+ * run ends as it did; a child stopped before COMMAND is killed as the
+ * tracer dies (at_failure).
+ */
+static void seal(struct tracer *tr, const struct report_target *report)
+{
+	int err, status;
+
+	if (!box_seal(tr->sv->self, tr->sv->pidfd,
+		      report->path && report->fd < 0 ? report->dir : -1))
+		return;
+	err = errno;
+	wait_for(tr->command, &status, __WALL, tr->mode, "command");
+	if (!WIFSTOPPED(status))
+		end_run(tr, status);
+	errno = err;
+	die_errno("%s: cannot install the tracer's seccomp filter", tr->mode);
 }
 
 /*
  * In the child, returns: it goes on to confine itself (unless learning)
  * and exec. The parent never returns: it resolves the grants with the
  * caller's powers, attaches the child, drops every privilege, creates its
- * report as the command's user, seals itself, and only then lets the
- * child go on.
+ * report as the command's user, lets the child go on and seals itself.
  */
 void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 {
@@ -330,10 +358,10 @@ void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 		explain_open(tr.explainer);
 	supervise_signals(sv);
 	follow(&tr, tr.command);
-	box_seal(sv->self, sv->pidfd, report->path && report->fd < 0 ? report->dir : -1);
 	status_running(p, tr.command, enforcement(p));
 	if (tr.learner)
 		learn_note(&p->asked, "will be"); /* all checked: the command starts */
 	start(&tr);
+	seal(&tr, report);
 	watch(&tr);
 }

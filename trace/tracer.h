@@ -215,7 +215,7 @@ int trusted_stop(const struct __ptrace_syscall_info *info);
 #define LR_TRACER_DEFAULT SECCOMP_RET_KILL_PROCESS
 #endif
 void box_drop(void);
-void box_seal(pid_t self, int pidfd, int report_dir);
+int box_seal(pid_t self, int pidfd, int report_dir);
 
 /* fold.c: PATH beneath /proc/PID as a pattern (1; 2: /proc/PID/task/TID) */
 int proc_pattern(const char *path, char *pattern, uint64_t *id);
