@@ -335,7 +335,7 @@ void supervise_stopped(const struct supervisor *sv)
 }
 
 /* A launcher failure in S: nothing it started outlives it. */
-static void supervisor_failed(void *ctx, int code)
+void supervise_failed(void *ctx, int code)
 {
 	struct supervisor *sv = ctx;
 
@@ -432,7 +432,7 @@ void supervise_start(struct supervisor *sv, const char *mode, const char *why)
 	if (getppid() != sv->launcher)
 		exit(EXIT_LAUNCHER); /* L is gone already: nothing has started */
 	sv->children = open_children(mode);
-	at_failure(supervisor_failed, sv);
+	at_failure(supervise_failed, sv);
 }
 
 /* In S: COMMAND's process, which returns 0 (and dies with S); in S its pid,

@@ -44,6 +44,7 @@ pid_t supervise_spawn(struct supervisor *sv); /* 0 in COMMAND's process */
 void supervise_signals(const struct supervisor *sv);
 void supervise_stopped(const struct supervisor *sv);
 int supervise_interrupted(void);
+void supervise_failed(void *sv, int code);	    /* at_failure's, in S */
 void supervise(struct supervisor *sv, int ruleset); /* returns in COMMAND's process */
 __attribute__((noreturn)) void supervise_exit(struct supervisor *sv);
 void end_tree(int children, pid_t command, int *status);

@@ -791,6 +791,12 @@ void explain_finish(struct explainer *e)
 		report_commit(&e->report);
 }
 
+/* A tracer that failed wrote no report: the file stays as it was. */
+void explain_discard(struct explainer *e)
+{
+	report_discard(&e->report);
+}
+
 /* The socket families --no-network and --no-unix refuse, by the names
  * programs use. */
 static const struct {

@@ -65,6 +65,7 @@ void report_commit(struct report *r)
 	if (r->tmp[0] && renameat(r->t->dir, r->tmp, r->t->dir, r->t->name))
 		die_errno("cannot write the %s file %s", r->t->option, r->t->path);
 	r->fd = -1;
+	r->tmp[0] = '\0'; /* the target's now: a failure after leaves it */
 }
 
 /* A run that did not finish leaves the target as it was. */

@@ -3,9 +3,9 @@
  * traces the command and everything it starts. The child waits until it is
  * traced, installs the filter that stops the calls the policy can refuse
  * (watch.c), and goes on exactly as a plain run does: Landlock, exec. The
- * parent boxes itself (box.c) before the child goes on, and for each
- * stopped call looks at the result at syscall exit and hands it to
- * explain.c or learn.c.
+ * parent boxes itself (box.c) while the child does so, before anything of
+ * the command runs, and for each stopped call looks at the result at
+ * syscall exit and hands it to explain.c or learn.c.
  *
  * The tracer is the supervisor of the whole-tree mode (supervise.c): its
  * signals, the command's job-control stops and the end of the run are the
@@ -96,6 +96,19 @@ static void finish(struct tracer *tr, int interrupted)
 		learn_finish(tr->learner, interrupted);
 	else
 		explain_finish(tr->explainer);
+}
+
+/* A failure of the tracer ends the run as the supervisor's does, and leaves
+ * the report's file as it was, with nothing beside it. */
+static void tracer_failed(void *ctx, int code)
+{
+	struct tracer *tr = ctx;
+
+	supervise_failed(tr->sv, code);
+	if (tr->learner)
+		learn_finish(tr->learner, 1);
+	else
+		explain_discard(tr->explainer);
 }
 
 static struct tracee *follow(struct tracer *tr, pid_t tid)
@@ -310,10 +323,14 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
  * filter's install is the costliest step of a short run. Nothing of the
  * command runs or is read before it: the child stops at its first watched
  * call or, at the latest, once it has executed COMMAND (PTRACE_EVENT_EXEC),
- * until watch() resumes it. A seal that fails is told once: a child that
- * failed too (a kernel whose seccomp refuses both) has said why, and the
- * run ends as it did; a child stopped before COMMAND is killed as the
- * tracer dies (at_failure).
+ * until watch() resumes it. A seal that fails is told once. A child that
+ * ended before COMMAND has failed on its own and said why (a kernel whose
+ * seccomp refuses both filters, an exec that failed: 126, 127), or was
+ * killed: the run ends as it did, and the seal's failure goes untold, as
+ * nothing of the command ran. A child stopped at an event is killed as the
+ * tracer dies (at_failure). A signal meant for the child meanwhile is not
+ * delivered: the run is failing either way, and a signal could cut off a
+ * child that is exiting after its own line, or end it before that line.
  */
 static void seal(struct tracer *tr, const struct report_target *report)
 {
@@ -323,9 +340,15 @@ static void seal(struct tracer *tr, const struct report_target *report)
 		      report->path && report->fd < 0 ? report->dir : -1))
 		return;
 	err = errno;
-	wait_for(tr->command, &status, __WALL, tr->mode, "command");
-	if (!WIFSTOPPED(status))
-		end_run(tr, status);
+	for (;;) {
+		wait_for(tr->command, &status, __WALL, tr->mode, "command");
+		if (!WIFSTOPPED(status))
+			end_run(tr, status);
+		if (status >> 16 != 0)
+			break; /* at a watched call, its exec or a group-stop */
+		if (ptrace(PTRACE_CONT, tr->command, 0, 0) && errno != ESRCH)
+			break;
+	}
 	errno = err;
 	die_errno("%s: cannot install the tracer's seccomp filter", tr->mode);
 }
@@ -356,6 +379,7 @@ void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 		learn_open(tr.learner);
 	else
 		explain_open(tr.explainer);
+	at_failure(tracer_failed, &tr);
 	supervise_signals(sv);
 	follow(&tr, tr.command);
 	status_running(p, tr.command, enforcement(p));

@@ -238,6 +238,7 @@ void explain_open(struct explainer *e);
 void explain_call(struct explainer *e, struct call_result *r);
 int explain_owner_keeps(const struct explainer *e, pid_t tid, int call, const uint64_t *args);
 void explain_finish(struct explainer *e);
+void explain_discard(struct explainer *e);
 void explain_refusal(struct explainer *e, pid_t tid, const struct refusal *rf,
 		     const uint64_t *args);
 
