@@ -493,6 +493,36 @@ for line in open(sys.argv[1]):
 	rm -rf "$pub"
 }
 
+@test "as an unprivileged user of 600 groups: a denial is reported, and a group's bits beyond the part of the list held are not taken for a refusal" {
+	# 600 groups: /proc/PID/status's Groups line is 4.2 KiB, CapEff after
+	# it; the tracer holds the list's first 1 KiB, some 140 groups.
+	local pub as
+	as_nobody
+	as=(setpriv --reuid=65534 --regid=65534 --groups="$(seq -s, 100000 100599)")
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/member" "$pub/closed" "$pub/report"
+	chgrp 100590 "$pub/member"
+	chmod 0770 "$pub/member"
+	chmod 0700 "$pub/closed"
+	chmod 0755 "$pub"
+	chmod 0777 "$pub/report"
+	J=$pub/report/denials.json
+	explain --ro / -- touch "$pub/member/new"
+	assert_equal "$status" 1
+	assert_denied "make_reg $pub/member/new (openat by touch): allow with --rw $pub/member"
+	# Control: the group's bits are what let the user in, as the advice says.
+	explain --ro / --rw "$pub/member" -- touch "$pub/member/new"
+	assert_equal "$status" 0
+	assert_file_exist "$pub/member/new"
+	# Control: what neither the group's bits nor the others' allow is the
+	# mode bits' refusal, whatever group the user may be in: not reported.
+	explain --ro / -- touch "$pub/closed/new"
+	assert_equal "$status" 1
+	assert_equal "$denied" ""
+	assert_file_empty "$J"
+	rm -rf "$pub"
+}
+
 @test "as an unprivileged user: /proc/PID/fd and cwd of the caller's other process are never resolved nor named" {
 	local pub as bg G
 	as_nobody

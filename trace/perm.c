@@ -26,26 +26,37 @@ static unsigned long nth(const char *ids, int i)
 }
 
 /* One read of /proc/TID/status: the credentials and the name of one
- * moment. Every field is needed but Groups (none: no supplementary group). */
+ * moment. Every field is needed but Groups (none: no supplementary group).
+ * Of a Groups line longer than the field, the whole numbers it holds. */
 int read_who(pid_t tid, struct who *w)
 {
 	struct field f[] = {
-		{"Name", w->comm, sizeof w->comm, 0},	{"Tgid", w->pid, sizeof w->pid, 0},
-		{"Uid", w->uid, sizeof w->uid, 0},	{"Gid", w->gid, sizeof w->gid, 0},
-		{"CapEff", w->caps, sizeof w->caps, 0}, {"Groups", w->groups, sizeof w->groups, 0},
+		{"Name", w->comm, sizeof w->comm, 0, 0},
+		{"Tgid", w->pid, sizeof w->pid, 0, 0},
+		{"Uid", w->uid, sizeof w->uid, 0, 0},
+		{"Gid", w->gid, sizeof w->gid, 0, 0},
+		{"CapEff", w->caps, sizeof w->caps, 0, 0},
+		{"Groups", w->groups, sizeof w->groups, 0, 0},
 	};
 	size_t i, n = sizeof f / sizeof f[0];
+	char *last;
 
 	if (proc_status_fields(tid, f, n))
 		return -1;
 	if (!f[n - 1].found)
 		w->groups[0] = '\0';
+	w->groups_cut = f[n - 1].found && f[n - 1].cut;
+	last = strrchr(w->groups, ' ');
+	if (w->groups_cut)
+		*(last ? last : w->groups) = '\0';
 	for (i = 0; i < n - 1; i++)
 		if (!f[i].found)
 			return -1;
 	return 0;
 }
 
+/* 1: GID is among the process's groups; 0: it is not; -1: the list was
+ * too long to hold, and GID is not in the part held. */
 static int in_group(const struct who *w, unsigned long gid)
 {
 	const char *s = w->groups;
@@ -59,7 +70,7 @@ static int in_group(const struct who *w, unsigned long gid)
 		if (end == s)
 			break;
 	}
-	return 0;
+	return w->groups_cut ? -1 : 0;
 }
 
 enum { MAY_X = 1, MAY_W = 2, MAY_R = 4 };
@@ -84,7 +95,9 @@ static unsigned wanted(uint64_t rights)
 
 /* A POSIX access ACL (system.posix_acl_access, version 2, its entries in
  * the kernel's order) as the kernel checks it for these ids: 0 when the
- * file has none, 1 when it allows WANT, -1 when it refuses. */
+ * file has none, 1 when it allows WANT, -1 when it refuses. A group entry
+ * that allows WANT to groups the process may be in allows it: what the
+ * tracer cannot tell is never taken for the mode's refusal. */
 static int acl_refuses(const struct who *w, const char *path, const struct stat *st, unsigned want)
 {
 	enum { USER_OBJ = 1, USER = 2, GROUP_OBJ = 4, GROUP = 8, MASK = 16, OTHER = 32 };
@@ -95,6 +108,7 @@ static int acl_refuses(const struct who *w, const char *path, const struct stat 
 	unsigned long uid = nth(w->uid, 3);
 	ssize_t n = getxattr(path, "system.posix_acl_access", e, sizeof e);
 	unsigned i, count, mask = 7, found = 0;
+	int member;
 
 	if (n < 4 + (ssize_t)sizeof e[0])
 		return 0;
@@ -109,8 +123,12 @@ static int acl_refuses(const struct who *w, const char *path, const struct stat 
 			return (perm & want) == want ? 1 : -1; /* the owner: no mask */
 		if (e[i].tag == USER && e[i].id == uid)
 			return (perm & mask & want) == want ? 1 : -1;
-		if ((e[i].tag == GROUP_OBJ && in_group(w, st->st_gid)) ||
-		    (e[i].tag == GROUP && in_group(w, e[i].id))) {
+		member = e[i].tag == GROUP_OBJ ? in_group(w, st->st_gid)
+			 : e[i].tag == GROUP   ? in_group(w, e[i].id)
+					       : 0;
+		if (member < 0 && (perm & mask & want) == want)
+			return 1;
+		if (member > 0) {
 			found = 1;
 			if ((perm & want) == want)
 				return (perm & mask & want) == want ? 1 : -1;
@@ -121,13 +139,13 @@ static int acl_refuses(const struct who *w, const char *path, const struct stat 
 	return -1;
 }
 
-/* The mode bits, or the file's ACL, refuse WANT on PATH. */
+/* The mode bits, or the file's ACL, refuse WANT on PATH; of a group the
+ * process may be in, both the group's bits and the others' must. */
 static int bits_refuse(const struct who *w, const char *path, unsigned want)
 {
 	uint64_t caps = strtoul(w->caps, NULL, 16);
-	unsigned bits;
 	struct stat st;
-	int acl;
+	int acl, member, group, other;
 
 	if (!want || stat(path, &st))
 		return 0;
@@ -140,10 +158,12 @@ static int bits_refuse(const struct who *w, const char *path, unsigned want)
 	acl = acl_refuses(w, path, &st, want);
 	if (acl)
 		return acl < 0;
-	bits = st.st_uid == nth(w->uid, 3) ? st.st_mode >> 6
-	       : in_group(w, st.st_gid)	   ? st.st_mode >> 3
-					   : st.st_mode;
-	return (bits & want) != want;
+	if (st.st_uid == nth(w->uid, 3))
+		return (st.st_mode >> 6 & want) != want;
+	member = in_group(w, st.st_gid);
+	group = (st.st_mode >> 3 & want) != want;
+	other = (st.st_mode & want) != want;
+	return member > 0 ? group : member < 0 ? group && other : other;
 }
 
 /* The rights the kernel asks Landlock about at a security_path_* hook
@@ -181,7 +201,8 @@ const struct name cap_names[] = {
  * to make always; a change of mode or times on a file of someone else's
  * (inode_owner_or_capable); a change of owner, unless the owner keeps
  * itself, or of group, unless the owner gives one of its own groups
- * (chown_ok, chgrp_ok in fs/attr.c).
+ * (chown_ok, chgrp_ok in fs/attr.c). A group the owner may be in (a list
+ * too long to hold) is taken as not its own: the refusal is reported.
  */
 int cap_refuses(const struct who *w, const struct need *n)
 {
@@ -196,7 +217,8 @@ int cap_refuses(const struct who *w, const struct need *n)
 	case CAP_FOWNER_BIT: return !owner;
 	default:
 		return (uid_asked && !(owner && n->new_uid == n->uid)) ||
-		       (gid_asked && !(owner && (n->new_gid == n->gid || in_group(w, n->new_gid))));
+		       (gid_asked &&
+			!(owner && (n->new_gid == n->gid || in_group(w, n->new_gid) > 0)));
 	}
 }
 

@@ -92,48 +92,92 @@ int read_string(pid_t tid, uint64_t addr, char *buf)
 }
 
 /* One field's value, from its first "Key:" line. */
-static void take_field(struct field *f, const char *line)
-{
-	size_t len = strlen(f->key);
+#define PROC_LINE 4096 /* longer lines are cut (a Groups line of 400 groups) */
 
-	if (f->found || strncmp(line, f->key, len) || line[len] != ':')
-		return;
-	line += len + 1;
-	line += strspn(line, "\t ");
-	copy_span(f->out, f->size, line, strcspn(line, "\n"));
-	f->found = 1;
+/* The fields LINE (LEN bytes, no newline; LONGER: it went on) holds. */
+static void take_line(struct field *f, size_t n, const char *line, size_t len, int longer)
+{
+	size_t i, key, skip;
+
+	for (i = 0; i < n; i++) {
+		key = strlen(f[i].key);
+		if (f[i].found || len <= key || memcmp(line, f[i].key, key) || line[key] != ':')
+			continue;
+		skip = key + 1 + strspn(line + key + 1, "\t ");
+		skip = skip < len ? skip : len;
+		copy_span(f[i].out, f[i].size, line + skip, len - skip);
+		f[i].cut = longer || len - skip > f[i].size - 1;
+		f[i].found = 1;
+	}
+}
+
+/* Takes the fields of each whole line of BUF (HAVE bytes); a line that
+ * fills BUF is taken cut, and *SKIP set to pass over the rest of it.
+ * Returns the bytes used: what is left is the start of a line. */
+static size_t take_lines(struct field *f, size_t n, const char *buf, size_t have, int *skip)
+{
+	const char *at = buf, *nl;
+
+	while ((nl = memchr(at, '\n', have - (size_t)(at - buf)))) {
+		if (!*skip)
+			take_line(f, n, at, (size_t)(nl - at), 0);
+		*skip = 0;
+		at = nl + 1;
+	}
+	if (at == buf && have == PROC_LINE) {
+		if (!*skip)
+			take_line(f, n, buf, have, 1);
+		*skip = 1;
+		return have;
+	}
+	return (size_t)(at - buf);
+}
+
+static int all_found(const struct field *f, size_t n)
+{
+	while (n-- > 0)
+		if (!f[n].found)
+			return 0;
+	return 1;
 }
 
 /* The values of "Key:" lines of a file in /proc, such as /proc/TID/status
  * (Name, Tgid, Uid) or /proc/self/fdinfo/FD (mnt_id, Pid), each cut to its
- * size, from one read of the first 4 KiB: one open and one snapshot, so the
- * fields of one process agree with each other. Marks each field found;
+ * size (and marked cut): one open, and one snapshot, as the kernel makes
+ * such a file whole at the first read, so the fields of one process agree
+ * with each other. Reads on past the first 4 KiB until every field is
+ * found (CapEff comes after a long Groups line). Marks each field found;
  * -1 when the file cannot be read. */
 int proc_fields(const char *file, struct field *f, size_t n)
 {
-	char buf[4096], *line;
+	char buf[PROC_LINE];
+	size_t have = 0, used, i;
 	ssize_t got;
-	size_t i;
-	int fd = openat(AT_FDCWD, file, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	int skip = 0, fd = openat(AT_FDCWD, file, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 
 	for (i = 0; i < n; i++)
-		f[i].found = 0;
+		f[i].found = f[i].cut = 0;
 	if (fd < 0)
 		return -1;
-	got = read(fd, buf, sizeof buf - 1);
+	while (!all_found(f, n) && (got = read(fd, buf + have, sizeof buf - have)) != 0) {
+		if (got < 0) {
+			close(fd);
+			return -1;
+		}
+		have += (size_t)got;
+		used = take_lines(f, n, buf, have, &skip);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
 	close(fd);
-	if (got < 0)
-		return -1;
-	buf[got] = '\0';
-	for (line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		for (i = 0; i < n; i++)
-			take_field(&f[i], line);
+	if (have && !skip)
+		take_line(f, n, buf, have, 0); /* a last line without its newline */
 	return 0;
 }
 
 int proc_field(const char *file, const char *key, char *out, size_t size)
 {
-	struct field f = {key, out, size, 0};
+	struct field f = {key, out, size, 0, 0};
 
 	return proc_fields(file, &f, 1) || !f.found ? -1 : 0;
 }
@@ -148,7 +192,7 @@ static void proc_path(char *out, pid_t tid, const char *rest, const char *more)
 
 int proc_status(pid_t tid, const char *key, char *out, size_t size)
 {
-	struct field f = {key, out, size, 0};
+	struct field f = {key, out, size, 0, 0};
 
 	return proc_status_fields(tid, &f, 1) || !f.found ? -1 : 0;
 }

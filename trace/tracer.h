@@ -158,7 +158,7 @@ struct field {
 	const char *key;
 	char *out;
 	size_t size;
-	int found;
+	int found, cut; /* cut: longer than SIZE (or than a line can be read) */
 };
 int proc_fields(const char *file, struct field *f, size_t n);
 int proc_status_fields(pid_t tid, struct field *f, size_t n);
@@ -180,6 +180,7 @@ void grantable(char *path);
 /* perm.c: who made a call, with which credentials (/proc/TID/status) */
 struct who {
 	char comm[64], pid[16], uid[64], gid[64], groups[1024], caps[32];
+	int groups_cut; /* GROUPS holds the first of them only */
 };
 
 int read_who(pid_t tid, struct who *w);
