@@ -53,7 +53,14 @@ void report_create(struct report *r, const struct report_target *t)
 	}
 	/* exactly 0600, whatever the umask took away (musl's fchmod would
 	 * bring an O_PATH fallback this descriptor does not need) */
-	if (r->fd < 0 || syscall(SYS_fchmod, r->fd, 0600))
+	if (r->fd >= 0 && syscall(SYS_fchmod, r->fd, 0600)) {
+		int err = errno;
+
+		report_discard(r); /* nothing is left beside the target */
+		errno = err;
+		r->fd = -1;
+	}
+	if (r->fd < 0)
 		die_errno("cannot create the %s file %s", t->option, t->path);
 }
 

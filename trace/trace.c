@@ -90,10 +90,21 @@ static void start(struct tracer *tr)
 		die_errno("%s: cannot start the command", tr->mode);
 }
 
-static void finish(struct tracer *tr, int interrupted)
+/*
+ * The report, once the command has exited with STATUS. A run cut short
+ * leaves --learn's file as it was; so does, for either report, a run whose
+ * launcher failed in the child before COMMAND (125 and no exec: nothing of
+ * the command ran). An exec refused (126, 127) is reported: --explain says
+ * why.
+ */
+static void finish(struct tracer *tr, int status)
 {
+	int failed = !tr->executed && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_LAUNCHER;
+
 	if (tr->learner)
-		learn_finish(tr->learner, interrupted);
+		learn_finish(tr->learner, failed || supervise_interrupted());
+	else if (failed)
+		explain_discard(tr->explainer);
 	else
 		explain_finish(tr->explainer);
 }
@@ -295,7 +306,7 @@ __attribute__((noreturn)) static void end_run(struct tracer *tr, int status)
 {
 	tr->sv->status = status;
 	end_tree(tr->sv->children, tr->command, &tr->sv->status);
-	finish(tr, supervise_interrupted());
+	finish(tr, status);
 	supervise_exit(tr->sv);
 }
 
@@ -328,9 +339,9 @@ __attribute__((noreturn)) static void watch(struct tracer *tr)
  * seccomp refuses both filters, an exec that failed: 126, 127), or was
  * killed: the run ends as it did, and the seal's failure goes untold, as
  * nothing of the command ran. A child stopped at an event is killed as the
- * tracer dies (at_failure). A signal meant for the child meanwhile is not
- * delivered: the run is failing either way, and a signal could cut off a
- * child that is exiting after its own line, or end it before that line.
+ * tracer dies (at_failure). A signal for the child meanwhile is delivered,
+ * as ever: one that ends it ends the run (a fault does not spin), one that
+ * stops it (SIGTTOU at its line, a background job) is an event.
  */
 static void seal(struct tracer *tr, const struct report_target *report)
 {
@@ -346,7 +357,7 @@ static void seal(struct tracer *tr, const struct report_target *report)
 			end_run(tr, status);
 		if (status >> 16 != 0)
 			break; /* at a watched call, its exec or a group-stop */
-		if (ptrace(PTRACE_CONT, tr->command, 0, 0) && errno != ESRCH)
+		if (ptrace(PTRACE_CONT, tr->command, 0, WSTOPSIG(status)) && errno != ESRCH)
 			break;
 	}
 	errno = err;
