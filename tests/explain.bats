@@ -523,6 +523,57 @@ for line in open(sys.argv[1]):
 	rm -rf "$pub"
 }
 
+@test "as an unprivileged user of 200 or 600 groups: what the others' bits, a group's beyond the part held or an ACL entry for it would allow is the sandbox's denial" {
+	local pub as
+	as_nobody
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/member" "$pub/others" "$pub/acl" "$pub/report"
+	chgrp 100190 "$pub/member"
+	chgrp 200000 "$pub/others"
+	chmod 0770 "$pub/member"
+	chmod 0707 "$pub/others"
+	chmod 0700 "$pub/acl"
+	setfacl -m g:100590:rwx "$pub/acl"
+	chmod 0755 "$pub"
+	chmod 0777 "$pub/report"
+	J=$pub/report/denials.json
+	# 200 groups: a Groups line of 1.6 KiB, longer than the part held, not
+	# than a line read; the 191st group's bits let the user in.
+	as=(setpriv --reuid=65534 --regid=65534 --groups="$(seq -s, 100000 100199)")
+	explain --ro / -- touch "$pub/member/new"
+	assert_denied "make_reg $pub/member/new (openat by touch): allow with --rw $pub/member"
+	# 600 groups: the others' bits let in whoever is not of the group, and
+	# an ACL entry of the 591st group lets it in.
+	as=(setpriv --reuid=65534 --regid=65534 --groups="$(seq -s, 100000 100599)")
+	explain --ro / -- touch "$pub/others/new"
+	assert_denied "make_reg $pub/others/new (openat by touch): allow with --rw $pub/others"
+	explain --ro / -- touch "$pub/acl/new"
+	assert_denied "make_reg $pub/acl/new (openat by touch): allow with --rw $pub/acl"
+	# Control: each grant lets the user in, as the advice says.
+	explain --ro / --rw "$pub/others" --rw "$pub/acl" -- touch "$pub/others/new" "$pub/acl/new"
+	assert_equal "$status" 0
+	rm -rf "$pub"
+}
+
+@test "as an unprivileged user: an ACL whose mask the mode's group bits clear is not read, as the kernel does not" {
+	local pub as
+	as_nobody
+	as=("${AS_NOBODY[@]}")
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
+	mkdir "$pub/d" "$pub/report"
+	# the entry for nobody is masked off; the others' bits let nobody in
+	setfacl -m u:nobody:rwx "$pub/d"
+	chmod 0707 "$pub/d"
+	chmod 0755 "$pub"
+	chmod 0777 "$pub/report"
+	J=$pub/report/denials.json
+	run -0 "${as[@]}" touch "$pub/d/unconfined"
+	explain --ro / -- touch "$pub/d/new"
+	assert_equal "$status" 1
+	assert_denied "make_reg $pub/d/new (openat by touch): allow with --rw $pub/d"
+	rm -rf "$pub"
+}
+
 @test "as an unprivileged user: /proc/PID/fd and cwd of the caller's other process are never resolved nor named" {
 	local pub as bg G
 	as_nobody

@@ -25,7 +25,7 @@ static unsigned long nth(const char *ids, int i)
 	return strtoul(ids, NULL, 10);
 }
 
-/* One read of /proc/TID/status: the credentials and the name of one
+/* /proc/TID/status, opened once: the credentials and the name of one
  * moment. Every field is needed but Groups (none: no supplementary group).
  * Of a Groups line longer than the field, the whole numbers it holds. */
 int read_who(pid_t tid, struct who *w)
@@ -155,7 +155,9 @@ static int bits_refuse(const struct who *w, const char *path, unsigned want)
 	if (caps & CAP_DAC_READ_SEARCH && !(want & MAY_W) &&
 	    (!(want & MAY_X) || S_ISDIR(st.st_mode)))
 		return 0;
-	acl = acl_refuses(w, path, &st, want);
+	/* the kernel reads an ACL only while the group's bits, its mask, are
+	 * not all clear (acl_permission_check) */
+	acl = st.st_mode & S_IRWXG ? acl_refuses(w, path, &st, want) : 0;
 	if (acl)
 		return acl < 0;
 	if (st.st_uid == nth(w->uid, 3))

@@ -103,8 +103,9 @@ static void take_line(struct field *f, size_t n, const char *line, size_t len, i
 		key = strlen(f[i].key);
 		if (f[i].found || len <= key || memcmp(line, f[i].key, key) || line[key] != ':')
 			continue;
-		skip = key + 1 + strspn(line + key + 1, "\t ");
-		skip = skip < len ? skip : len;
+		for (skip = key + 1; skip < len && (line[skip] == '\t' || line[skip] == ' ');
+		     skip++)
+			;
 		copy_span(f[i].out, f[i].size, line + skip, len - skip);
 		f[i].cut = longer || len - skip > f[i].size - 1;
 		f[i].found = 1;

@@ -153,7 +153,7 @@ int read_string(pid_t tid, uint64_t addr, char *buf); /* PATH_MAX bytes */
 int tracee_target(struct target *o, pid_t tid, long dirfd, const char *path, int follow);
 int proc_field(const char *file, const char *key, char *out, size_t size);
 int proc_status(pid_t tid, const char *key, char *out, size_t size);
-/* Several fields of one file from one read (proc_fields: /proc/TID/status). */
+/* Several fields of one file, opened once (proc_fields: /proc/TID/status). */
 struct field {
 	const char *key;
 	char *out;
