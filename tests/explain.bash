@@ -63,3 +63,17 @@ denied_then_allowed() {
 	assert_equal "$stderr" ""
 	assert_file_empty "$J"
 }
+
+# nobody_pub DIR...: the launcher run as nobody ($as, as_nobody), with $pub
+# a new directory of /tmp that nobody may search (0755), holding DIR... and
+# report/ (0777), where $J goes: the report is nobody's. The test removes
+# $pub.
+nobody_pub() {
+	local dir
+	as_nobody
+	as=("${AS_NOBODY[@]}")
+	pub=$(mktemp -d /tmp/lr-explain.XXXXXX) && chmod 0755 "$pub" &&
+		mkdir -m 0777 "$pub/report" || fail "cannot make the test's directory in /tmp"
+	J=$pub/report/denials.json
+	for dir; do mkdir "$pub/$dir"; done
+}

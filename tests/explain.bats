@@ -431,16 +431,12 @@ for line in open(sys.argv[1]):
 
 @test "as an unprivileged user: mode bits refusing it are not the sandbox's, and not reported" {
 	local pub as
-	as_nobody
-	as=("${AS_NOBODY[@]}")
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/granted" "$pub/open" "$pub/closed" "$pub/report"
+	nobody_pub granted open closed
 	echo s >"$pub/granted/secret"
 	echo s >"$pub/closed/secret"
 	chmod 0600 "$pub/granted/secret" "$pub/closed/secret"
-	chmod 0777 "$pub/granted" "$pub/open" "$pub/report"
-	chmod 0755 "$pub" "$pub/closed"
-	J=$pub/report/denials.json
+	chmod 0777 "$pub/granted" "$pub/open"
+	chmod 0755 "$pub/closed"
 	# Mode bits refuse each of these, granted or not: ordinary permission errors.
 	explain --ro / --rw "$pub/granted" -- sh -c "
 		cat $pub/granted/secret; echo x > $pub/granted/secret; cat $pub/closed/secret
@@ -456,15 +452,11 @@ for line in open(sys.argv[1]):
 
 @test "as an unprivileged user: making, removing and renaming in a directory the mode bits close is Landlock's denial first, saying the bits refuse it too" {
 	local pub as
-	as_nobody
-	as=("${AS_NOBODY[@]}")
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/closed" "$pub/unsearchable" "$pub/open" "$pub/report"
+	nobody_pub closed unsearchable open
 	echo s >"$pub/closed/file"
-	chmod 0755 "$pub" "$pub/closed"
+	chmod 0755 "$pub/closed"
 	chmod 0700 "$pub/unsearchable"
-	chmod 0777 "$pub/open" "$pub/report"
-	J=$pub/report/denials.json
+	chmod 0777 "$pub/open"
 	# The kernel asks Landlock at security_path_mkdir, _mknod, _unlink,
 	# _rename before may_create and may_delete read the directory's bits, and
 	# logs these as Landlock's (tests/audit's mode-bits-after workload).
@@ -497,16 +489,11 @@ for line in open(sys.argv[1]):
 	# 600 groups: /proc/PID/status's Groups line is 4.2 KiB, CapEff after
 	# it; the tracer holds the list's first 1 KiB, some 140 groups.
 	local pub as
-	as_nobody
+	nobody_pub member closed
 	as=(setpriv --reuid=65534 --regid=65534 --groups="$(seq -s, 100000 100599)")
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/member" "$pub/closed" "$pub/report"
 	chgrp 100590 "$pub/member"
 	chmod 0770 "$pub/member"
 	chmod 0700 "$pub/closed"
-	chmod 0755 "$pub"
-	chmod 0777 "$pub/report"
-	J=$pub/report/denials.json
 	explain --ro / -- touch "$pub/member/new"
 	assert_equal "$status" 1
 	assert_denied "make_reg $pub/member/new (openat by touch): allow with --rw $pub/member"
@@ -525,18 +512,13 @@ for line in open(sys.argv[1]):
 
 @test "as an unprivileged user of 200 or 600 groups: what the others' bits, a group's beyond the part held or an ACL entry for it would allow is the sandbox's denial" {
 	local pub as
-	as_nobody
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/member" "$pub/others" "$pub/acl" "$pub/report"
+	nobody_pub member others acl
 	chgrp 100190 "$pub/member"
 	chgrp 200000 "$pub/others"
 	chmod 0770 "$pub/member"
 	chmod 0707 "$pub/others"
 	chmod 0700 "$pub/acl"
 	setfacl -m g:100590:rwx "$pub/acl"
-	chmod 0755 "$pub"
-	chmod 0777 "$pub/report"
-	J=$pub/report/denials.json
 	# 200 groups: a Groups line of 1.6 KiB, longer than the part held, not
 	# than a line read; the 191st group's bits let the user in.
 	as=(setpriv --reuid=65534 --regid=65534 --groups="$(seq -s, 100000 100199)")
@@ -557,16 +539,10 @@ for line in open(sys.argv[1]):
 
 @test "as an unprivileged user: an ACL whose mask the mode's group bits clear is not read, as the kernel does not" {
 	local pub as
-	as_nobody
-	as=("${AS_NOBODY[@]}")
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/d" "$pub/report"
+	nobody_pub d
 	# the entry for nobody is masked off; the others' bits let nobody in
 	setfacl -m u:nobody:rwx "$pub/d"
 	chmod 0707 "$pub/d"
-	chmod 0755 "$pub"
-	chmod 0777 "$pub/report"
-	J=$pub/report/denials.json
 	run -0 "${as[@]}" touch "$pub/d/unconfined"
 	explain --ro / -- touch "$pub/d/new"
 	assert_equal "$status" 1
@@ -576,15 +552,10 @@ for line in open(sys.argv[1]):
 
 @test "as an unprivileged user: /proc/PID/fd and cwd of the caller's other process are never resolved nor named" {
 	local pub as bg G
-	as_nobody
-	as=("${AS_NOBODY[@]}")
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/private" "$pub/report"
+	nobody_pub private
 	echo k >"$pub/private/api-token-7f3a9"
-	chmod 0755 "$pub" "$pub/private"
+	chmod 0755 "$pub/private"
 	chmod 0644 "$pub/private/api-token-7f3a9"
-	chmod 0777 "$pub/report"
-	J=$pub/report/denials.json
 	# The caller's other process, outside the run, holds the file open and
 	# works in its directory; the confined command cannot look into it (its
 	# ptrace check refuses /proc/PID/fd and cwd), so the report may not either.
@@ -746,15 +717,9 @@ for call in calls:
 
 @test "as an unprivileged user: a chown or chmod refused is an ordinary permission error, refused alike without the launcher, and not reported" {
 	local pub as
-	as_nobody
-	as=("${AS_NOBODY[@]}")
-	pub=$(mktemp -d /tmp/lr-explain.XXXXXX)
-	mkdir "$pub/w" "$pub/report"
+	nobody_pub w
 	touch "$pub/w/mine" "$pub/w/roots"
 	chown 65534:65534 "$pub/w" "$pub/w/mine"
-	chmod 0755 "$pub"
-	chmod 0777 "$pub/report"
-	J=$pub/report/denials.json
 	# Control: without the launcher nobody is refused the same, with EPERM.
 	local script="chown 0 $pub/w/mine; chmod 600 $pub/w/roots
 		$PYTHON -c 'import os; os.utime(\"$pub/w/roots\", (1, 2))'; true"
