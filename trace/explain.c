@@ -791,7 +791,8 @@ void explain_finish(struct explainer *e)
 		report_commit(&e->report);
 }
 
-/* A tracer that failed wrote no report: the file stays as it was. */
+/* A run whose launcher failed, in the tracer or before COMMAND, writes no
+ * report: the file stays as it was. */
 void explain_discard(struct explainer *e)
 {
 	report_discard(&e->report);

@@ -46,9 +46,10 @@ int read_who(pid_t tid, struct who *w)
 	if (!f[n - 1].found)
 		w->groups[0] = '\0';
 	w->groups_cut = f[n - 1].found && f[n - 1].cut;
-	last = strrchr(w->groups, ' ');
-	if (w->groups_cut)
+	if (w->groups_cut) {
+		last = strrchr(w->groups, ' '); /* past it, a number cut short */
 		*(last ? last : w->groups) = '\0';
+	}
 	for (i = 0; i < n - 1; i++)
 		if (!f[i].found)
 			return -1;

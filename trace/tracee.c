@@ -91,7 +91,6 @@ int read_string(pid_t tid, uint64_t addr, char *buf)
 	return n > 0 && memchr(buf, '\0', (size_t)n) ? 0 : -1;
 }
 
-/* One field's value, from its first "Key:" line. */
 #define PROC_LINE 4096 /* longer lines are cut (a Groups line of 400 groups) */
 
 /* The fields LINE (LEN bytes, no newline; LONGER: it went on) holds. */
