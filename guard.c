@@ -604,8 +604,9 @@ void open_report(struct request *r, struct report_target *t, const char *option,
 /*
  * --learn FILE writes a policy for @FILE, which reads one only from a policy
  * directory: FILE elsewhere (beside the work, in /tmp: trees the learned
- * policy is likely to grant) is said as COMMAND starts (trace.c) and again
- * once it is written, with where to move it. A pipe is the caller's to keep.
+ * policy is likely to grant) is said as COMMAND starts (trace.c, at its
+ * exec) and again once it is written, with where to move it. A pipe is the
+ * caller's to keep.
  */
 void check_learn_target(struct request *r)
 {

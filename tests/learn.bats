@@ -208,6 +208,25 @@ make_project() {
 	assert_equal "$stderr" ""
 }
 
+@test "--learn FILE outside the policy directories, a run that fails before COMMAND: its one line, no note of a file it will not write" {
+	# The tracer's seal (--nth 1, or 2: they race), the child's filters
+	# (2-4), every install: the note waits for COMMAND's exec, so none of
+	# these says it (fd0f56b's launcher said it before the failure line).
+	local which
+	for which in "--nth 1" "--nth 2" "--nth 3" "--nth 4" ""; do
+		# shellcheck disable=SC2086 # which: the fault's words
+		run -125 --separate-stderr "$FAULT" seccomp EINVAL --arg0 1 --arg1 0 $which -- \
+			"$LR" --learn "$d/out.policy" -- touch "$d/ok/f"
+		assert_one_launcher_line
+		[[ $stderr != *"will be written"* ]] || fail "$which: $stderr"
+		assert_not_exist "$d/out.policy"
+	done
+	# Control: the fifth install fails nothing, and the note comes.
+	run -0 --separate-stderr "$FAULT" seccomp EINVAL --arg0 1 --arg1 0 --nth 5 -- \
+		"$LR" --learn "$d/out.policy" -- touch "$d/ok/f"
+	[[ ${stderr_lines[0]} == *"--learn: $d/out.policy will be written outside"* ]] || fail "$stderr"
+}
+
 @test "--learn takes no policy, no --explain and no --probe; a FILE it cannot write is 125 before anything runs" {
 	local opt
 	for opt in "--ro /" "--rw $d" "--tcp-connect 80" "--scope signal" "--strict" "--explain"; do

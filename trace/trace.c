@@ -246,6 +246,8 @@ static void exec_done(struct tracer *tr, pid_t tid)
 	if (tid == tr->command && !tr->executed) {
 		tr->executed = 1;
 		status_executed(tid);
+		if (tr->learner) /* COMMAND starts: a run that failed before has one line */
+			learn_note(&tr->p->asked, "will be");
 	}
 	if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &former) || (pid_t)former == tid)
 		return;
@@ -394,8 +396,6 @@ void trace(const struct policy *p, int ruleset, struct supervisor *sv)
 	supervise_signals(sv);
 	follow(&tr, tr.command);
 	status_running(p, tr.command, enforcement(p));
-	if (tr.learner)
-		learn_note(&p->asked, "will be"); /* all checked: the command starts */
 	start(&tr);
 	seal(&tr, report);
 	watch(&tr);
