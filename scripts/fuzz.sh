@@ -165,8 +165,10 @@ tally_check "fuzz: catches a forged stop trusted without the kernel's call numbe
 	trusted trace/watch.c 's/ \&\& info->seccomp.nr == (uint64_t)call_nr\[row\];$/;/' fuzz_trace
 tally_check "fuzz: catches a socket address copied past sun_path" mutant sun-path trace/calls.c \
 	's/^\tn = n < sizeof sa->sun_path ? n : sizeof sa->sun_path;$//' fuzz_trace
-tally_check "fuzz: catches a rule on a directory above a hidden path" mutant hide hide.c \
-	's/^\t\tfound = 1;$/\t\tfound = 0;/'
+# The grant's rule on its own path, though it has hidden paths beneath it
+# (hide.c's found = 0 no longer does: check_alias then refuses the run).
+tally_check "fuzz: catches a rule on a directory above a hidden path" mutant hide grants.c \
+	's/^\tif (!grant_hides(p, g, fd, canon))$/\tif (!grant_hides(p, g, fd, canon) || 1)/'
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_check "fuzz: no finding in the tracer's decoders in ${seconds}s" fuzz_trace_clean
 tally_total

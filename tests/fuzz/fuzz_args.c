@@ -332,9 +332,14 @@ static void check_descriptors(void)
 
 	for (fd = fd_baseline + 1; fd < fd_baseline + 256; fd++) {
 		int flags = fcntl(fd, F_GETFD);
+		char link[64], what[PATH_MAX] = "";
 
-		if (flags >= 0 && !(flags & FD_CLOEXEC))
-			finding("descriptor %d would leak into the command", fd);
+		if (flags < 0 || flags & FD_CLOEXEC)
+			continue;
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		if (readlink(link, what, sizeof what - 1) < 0)
+			snprintf(what, sizeof what, "?");
+		finding("descriptor %d (%s) would leak into the command", fd, what);
 	}
 }
 
@@ -729,6 +734,12 @@ long lr_fuzz_syscall(long nr, ...)
 		unsigned first = va_arg(ap, unsigned), last = va_arg(ap, unsigned);
 
 		ret = process_close_range(first, last, va_arg(ap, unsigned));
+	} else if (nr == __NR_rt_sigprocmask) {
+		int how = va_arg(ap, int);
+		const uint64_t *set = va_arg(ap, const uint64_t *);
+		uint64_t *old = va_arg(ap, uint64_t *);
+
+		ret = process_sigprocmask(how, set, old, va_arg(ap, size_t));
 	} else if (nr == __NR_getdents64) {
 		int fd = va_arg(ap, int);
 		void *buf = va_arg(ap, void *);

@@ -80,24 +80,40 @@ int lr_fuzz_execvp(const char *file, char *const argv[])
 	finding("exec from the tracer");
 }
 
-/* The calls the tracer's code may make of its own: random names, a mode,
- * and its capability sets (explain_start asks whether it may trace root's
- * command); only as many arguments are read as each takes. */
+/* The calls the tracer's code may make of its own, with how many arguments
+ * each takes (only those are read): random names, a mode, its capability
+ * sets (explain_start asks whether it may trace root's command), and a
+ * file's attributes (calls.c asks whether a refused change of owner, mode
+ * or times was an immutable file's). */
+static const struct {
+	long nr;
+	int args;
+} own_calls[] = {
+	{SYS_getrandom, 3},
+	{SYS_fchmod, 2},
+	{SYS_capget, 2},
+	{SYS_statx, 5},
+};
+
 long lr_fuzz_syscall(long nr, ...)
 {
-	long a[3] = {0, 0, 0};
-	int i, n = nr == SYS_getrandom ? 3 : nr == SYS_fchmod || nr == SYS_capget ? 2 : 0;
+	long a[5] = {0, 0, 0, 0, 0};
+	size_t c;
+	int i;
 	va_list ap;
 
+	for (c = 0; c < sizeof own_calls / sizeof own_calls[0] && own_calls[c].nr != nr; c++)
+		;
+	if (c == sizeof own_calls / sizeof own_calls[0]) {
+		fprintf(report, "fuzz_trace: syscall %ld from a decoder\n", nr);
+		fflush(report);
+		abort();
+	}
 	va_start(ap, nr);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < own_calls[c].args; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (n)
-		return syscall(nr, a[0], a[1], a[2]);
-	fprintf(report, "fuzz_trace: syscall %ld from a decoder\n", nr);
-	fflush(report);
-	abort();
+	return syscall(nr, a[0], a[1], a[2], a[3], a[4]);
 }
 
 int lr_fuzz_prctl(int option, ...)
@@ -300,6 +316,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t args[6];
 	size_t calls, i, blob;
 	void *consumer;
+	/* The traced tree, as the tracer keeps it: this process alone (a
+	 * forged signal to it stays in the tree, to any other pid goes out). */
+	struct table tracees = {.size = sizeof(struct tracee)};
 
 	calls = 1 + (data[0] >> 6);
 	if (size < 1 + calls * CALL_BYTES)
@@ -311,11 +330,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	policy_for(&p, data[0], grants);
 	p.asked.command = command;
+	if (!table_put(&tracees, (uint64_t)getpid()))
+		abort();
 	if (p.asked.learn) {
-		consumer = learn_start(&p, NULL);
+		consumer = learn_start(&p, &tracees);
 		learn_open(consumer);
 	} else {
-		consumer = explain_start(&p, NULL);
+		consumer = explain_start(&p, &tracees);
 		explain_open(consumer);
 	}
 	for (i = 0; i < calls; i++) {

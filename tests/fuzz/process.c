@@ -68,9 +68,11 @@ int process_prctl(int option, unsigned long arg)
 		proc.pdeathsig = (int)arg;
 		return 0;
 	}
+	if (option == PR_SET_CHILD_SUBREAPER)
+		return 0; /* the whole-tree mode, whose fork then fails (fuzz_args.c) */
 	if (option != PR_CAPBSET_DROP)
-		finding("prctl(%d, %lu): the stand-in knows no_new_privs, "
-			"PR_SET_PDEATHSIG and PR_CAPBSET_DROP",
+		finding("prctl(%d, %lu): the stand-in knows no_new_privs, PR_SET_PDEATHSIG, "
+			"PR_SET_CHILD_SUBREAPER and PR_CAPBSET_DROP",
 			option, arg);
 	if (!(proc.effective & 1ULL << CAP_SETPCAP))
 		return (int)refuse(EPERM);
@@ -371,6 +373,29 @@ pid_t process_setsid(void)
 {
 	proc.setsid = 1;
 	return getpid();
+}
+
+/* The kernel's rules: a 64-bit set, HOW one of three, SIGKILL and SIGSTOP
+ * never blocked, the old mask written only by a call that succeeds; the
+ * fuzzer's own mask is never touched. */
+long process_sigprocmask(int how, const uint64_t *set, uint64_t *old, size_t size)
+{
+	const uint64_t unblockable = 1ULL << (SIGKILL - 1) | 1ULL << (SIGSTOP - 1);
+	uint64_t was = proc.blocked;
+
+	if (size != sizeof *set ||
+	    (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK))
+		return refuse(EINVAL);
+	if (set && how == SIG_BLOCK)
+		proc.blocked |= *set;
+	else if (set && how == SIG_UNBLOCK)
+		proc.blocked &= ~*set;
+	else if (set)
+		proc.blocked = *set;
+	proc.blocked &= ~unblockable;
+	if (old)
+		*old = was;
+	return 0;
 }
 
 /* How many entries of ENV set NAME (LEN bytes), and the last one. */

@@ -1,9 +1,10 @@
 /*
  * The stand-in for the calls through which the launcher narrows its own
  * process after Landlock (prctl, capget, capset, seccomp, setsid,
- * close_range), and the record of what it did, for the checks fuzz_args.c
- * makes at exec. Nothing here touches the fuzzer's real process; the
- * environment is a test one for the length of a run.
+ * close_range) or holds its signals (rt_sigprocmask), and the record of
+ * what it did, for the checks fuzz_args.c makes at exec. Nothing here
+ * touches the fuzzer's real process; the environment is a test one for the
+ * length of a run.
  */
 #ifndef LR_FUZZ_PROCESS_H
 #define LR_FUZZ_PROCESS_H
@@ -21,6 +22,7 @@ struct process {
 	struct sock_filter filter[FILTER_MAX];
 	unsigned short filter_len;
 	int setsid, pdeathsig, cloexec_from;
+	uint64_t blocked; /* the whole-tree mode's mask, until its fork fails */
 };
 
 #define MAX_ENV_EDITS 64
@@ -60,6 +62,7 @@ long process_capset(const void *header, const void *data);
 long process_seccomp(unsigned op, unsigned flags, const void *prog);
 long process_close_range(unsigned first, unsigned last, unsigned flags);
 pid_t process_setsid(void);
+long process_sigprocmask(int how, const uint64_t *set, uint64_t *old, size_t size);
 unsigned long process_getauxval(unsigned long type); /* AT_UID, AT_EUID: root's, or 1000 */
 /* At exec: the capability sets the command would get are what the contract
  * says, and the one seccomp filter refuses terminal injection, the network
