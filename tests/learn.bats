@@ -208,7 +208,7 @@ make_project() {
 	assert_equal "$stderr" ""
 }
 
-@test "--learn FILE outside the policy directories, a run that fails before COMMAND: its one line, no note of a file it will not write" {
+@test "--learn FILE outside the policy directories, a run that fails before COMMAND: its one line, no note of a file it will not write; a COMMAND not found: the note once written" {
 	# The tracer's seal (--nth 1, or 2: they race), the child's filters
 	# (2-4), every install: the note waits for COMMAND's exec, so none of
 	# these says it (fd0f56b's launcher said it before the failure line).
@@ -225,6 +225,14 @@ make_project() {
 	run -0 --separate-stderr "$FAULT" seccomp EINVAL --arg0 1 --arg1 0 --nth 5 -- \
 		"$LR" --learn "$d/out.policy" -- touch "$d/ok/f"
 	[[ ${stderr_lines[0]} == *"--learn: $d/out.policy will be written outside"* ]] || fail "$stderr"
+	# A COMMAND that cannot be executed: what the run used is written, and
+	# said once, after the launcher's line.
+	rm "$d/out.policy"
+	run -127 --separate-stderr "$LR" --learn "$d/out.policy" -- "$d/no/such-command"
+	assert_file_exist "$d/out.policy"
+	assert_equal "${#stderr_lines[@]}" 2
+	[[ ${stderr_lines[0]} == "landlock-run: "*"command not found" ]] || fail "$stderr"
+	[[ ${stderr_lines[1]} == *"--learn: $d/out.policy was written outside"* ]] || fail "$stderr"
 }
 
 @test "--learn takes no policy, no --explain and no --probe; a FILE it cannot write is 125 before anything runs" {
