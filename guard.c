@@ -605,8 +605,8 @@ void open_report(struct request *r, struct report_target *t, const char *option,
  * --learn FILE writes a policy for @FILE, which reads one only from a policy
  * directory: FILE elsewhere (beside the work, in /tmp: trees the learned
  * policy is likely to grant) is said as COMMAND starts (trace.c, at its
- * exec) and again once it is written, with where to move it. A pipe is the
- * caller's to keep.
+ * exec) and again once it is written (only then, of a COMMAND that cannot
+ * be executed), with where to move it. A pipe is the caller's to keep.
  */
 void check_learn_target(struct request *r)
 {

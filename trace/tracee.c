@@ -54,9 +54,6 @@ static ssize_t peek(pid_t tid, uint64_t addr, char *buf, size_t size)
 	return (ssize_t)done;
 }
 
-/* Up to SIZE bytes at ADDR. A non-dumpable tracee (ssh, gpg-agent) refuses
- * process_vm_readv to a tracer without CAP_SYS_PTRACE, but not ptrace
- * itself to the tracer that attached it while privileged. */
 /* The tracer keeps every thread it follows in TRACEES, so a pid there is a
  * process of the traced tree (a thread id is a process's when it leads). */
 int in_traced_tree(const struct table *tracees, pid_t pid)
@@ -64,6 +61,9 @@ int in_traced_tree(const struct table *tracees, pid_t pid)
 	return pid > 0 && table_get(tracees, (uint64_t)pid) != NULL;
 }
 
+/* Up to SIZE bytes at ADDR. A non-dumpable tracee (ssh, gpg-agent) refuses
+ * process_vm_readv to a tracer without CAP_SYS_PTRACE, but not ptrace
+ * itself to the tracer that attached it while privileged. */
 ssize_t read_tracee(pid_t tid, uint64_t addr, void *buf, size_t size)
 {
 	/* Split at the page end: a string near the end of a mapping is still
