@@ -86,11 +86,12 @@ fuzz() { # BINARY SECONDS CORPUS [libFuzzer options]
 		-max_len=1024 -timeout=10 -artifact_prefix="$cache/" "$@" "$corpus"
 }
 
-# mutant NAME FILE SED-EXPR [HARNESS]: the launcher with one check removed
-# must be caught by HARNESS (fuzz_args, or fuzz_trace): a finding of its own
-# or a sanitizer's report.
+# mutant NAME FILE SED-EXPR FINDING [HARNESS]: the launcher with one check
+# removed must be caught by HARNESS (fuzz_args, or fuzz_trace) for what it
+# broke: its finding, or a sanitizer's report, matches the extended regular
+# expression FINDING (a mutant caught for something else is not caught).
 mutant() {
-	local name=$1 file=$2 expr=$3 harness=${4:-fuzz_args} dir="$build/mutant-$1"
+	local name=$1 file=$2 expr=$3 finding=$4 harness=${5:-fuzz_args} dir="$build/mutant-$1"
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
 	cp --parents "${srcs[@]}" ./*.h trace/*.h platform/* "$dir/src/"
@@ -103,8 +104,11 @@ mutant() {
 	build "$dir" "$dir/src" -Wno-unused-function -Wno-unused-parameter || return 1
 	if [ "$harness" = fuzz_trace ]; then seed_trace "$dir/corpus"; else seed "$dir/corpus"; fi
 	# Expected to abort on a seed; success would mean the harness is blind.
-	! fuzz "$dir/$harness" 30 "$dir/corpus" -artifact_prefix="$dir/" >"$dir/log" 2>&1 &&
-		grep -qE "$harness: |ERROR: AddressSanitizer" "$dir/log"
+	! fuzz "$dir/$harness" 30 "$dir/corpus" -artifact_prefix="$dir/" >"$dir/log" 2>&1 || return 1
+	grep -aqE "(^$harness: |ERROR: AddressSanitizer: ).*($finding)" "$dir/log" && return
+	echo "mutant $name: caught, but not for /$finding/:" >&2
+	grep -aE -m 3 "^$harness: |ERROR: " "$dir/log" >&2
+	return 1
 }
 
 fuzz_trace_clean() {
@@ -137,38 +141,48 @@ fuzz_clean() {
 mkdir -p "$cache"
 tally_check "fuzz: harness builds" build "$build" .
 tally_check "fuzz: catches an exec without restrict_self" mutant no-enforce landlock-run.c \
-	'/^[[:space:]]*enforce(&p, ruleset);$/d'
+	'/^[[:space:]]*enforce(&p, ruleset);$/d' 'exec without no_new_privs and restrict_self'
 tally_check "fuzz: catches --strict on a partial ABI" mutant no-strict abi.c \
-	's/if (r->strict)$/if (0)/'
+	's/if (r->strict)$/if (0)/' '--strict ran at ABI'
 tally_check "fuzz: catches --udp-bind on an ABI before 10" mutant udp-abi abi.c \
-	's/"udp_bind", 10, 0}/"udp_bind", 4, 0}/'
+	's/"udp_bind", 10, 0}/"udp_bind", 4, 0}/' 'ruleset asks for more than ABI'
 tally_check "fuzz: catches a swallowed option" mutant swallow landlock-run.c \
-	's/if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))$/if (0)/'
+	's/if (strncmp(optarg, "--", 2) == 0 || is_short_cluster(optarg))$/if (0)/' \
+	'option .* swallowed the option'
 tally_check "fuzz: catches SIGPIPE left ignored for the command" mutant sigpipe landlock-run.c \
-	'/^[[:space:]]*give_back_sigpipe();$/d'
+	'/^[[:space:]]*give_back_sigpipe();$/d' 'exec with SIGPIPE ignored'
 tally_check "fuzz: catches root's capabilities left to the command" mutant caps landlock-run.c \
-	's/^\tif (!p.asked.keep_caps)$/\tif (0)/'
+	's/^\tif (!p.asked.keep_caps)$/\tif (0)/' \
+	"exec with capabilities left|root's exec with bounding set"
 tally_check "fuzz: catches a filter that reads the high half of an argument" mutant high \
-	seccomp.c 's/SECCOMP_DATA_ARG(r->arg));$/SECCOMP_DATA_ARG(r->arg) + 4);/'
+	seccomp.c 's/SECCOMP_DATA_ARG(r->arg));$/SECCOMP_DATA_ARG(r->arg) + 4);/' \
+	'seccomp filter answers '
 tally_check "fuzz: catches a filter without the i386 ABI" mutant i386 platform/linux-x64.h \
-	's/{AUDIT_ARCH_I386, 0},/{AUDIT_ARCH_I386 ^ 1, 0},/'
+	's/{AUDIT_ARCH_I386, 0},/{AUDIT_ARCH_I386 ^ 1, 0},/' 'seccomp filter answers 32-bit '
 tally_check "fuzz: catches clone's flags read from the wrong argument" mutant clone-arg seccomp.c \
-	's/{GROUP_USERNS, NR_clone, 0, SET,/{GROUP_USERNS, NR_clone, 1, SET,/'
+	's/{GROUP_USERNS, NR_clone, 0, SET,/{GROUP_USERNS, NR_clone, 1, SET,/' \
+	'seccomp filter answers clone\('
 tally_check "fuzz: catches a run without the baseline" mutant no-baseline seccomp.c \
-	's/uint64_t groups = GROUP_TTY | GROUP_BASELINE;/uint64_t groups = GROUP_TTY;/'
+	's/uint64_t groups = GROUP_TTY | GROUP_BASELINE;/uint64_t groups = GROUP_TTY;/' \
+	'seccomp filter answers .* with 0x7fff0000'
 tally_check "fuzz: catches an argument read before the number (no action cache)" mutant \
 	cache seccomp.c \
-	's/^\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);$/\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(0));\n&/'
+	's/^\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_NR);$/\tfilter_emit(f, BPF_LD_ABS, 0, 0, SECCOMP_DATA_ARG(0));\n&/' \
+	'seccomp filter reads an argument of '
 tally_check "fuzz: catches an environment edited out of order" mutant env inherit.c \
-	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/'
+	's/^\tfor (i = 0; i < n; i++) {$/\tfor (i = n; i-- > 0;) {/' \
+	'the edits say|the caller gave more or fewer'
 tally_check "fuzz: catches a forged stop trusted without the kernel's call number" mutant \
-	trusted trace/watch.c 's/ \&\& info->seccomp.nr == (uint64_t)call_nr\[row\];$/;/' fuzz_trace
+	trusted trace/watch.c 's/ \&\& info->seccomp.nr == (uint64_t)call_nr\[row\];$/;/' \
+	'trusted_stop trusted a stop' fuzz_trace
 tally_check "fuzz: catches a socket address copied past sun_path" mutant sun-path trace/calls.c \
-	's/^\tn = n < sizeof sa->sun_path ? n : sizeof sa->sun_path;$//' fuzz_trace
+	's/^\tn = n < sizeof sa->sun_path ? n : sizeof sa->sun_path;$//' \
+	'stack-buffer-overflow|global-buffer-overflow|heap-buffer-overflow' fuzz_trace
 # The grant's rule on its own path, though it has hidden paths beneath it
 # (hide.c's found = 0 no longer does: check_alias then refuses the run).
 tally_check "fuzz: catches a rule on a directory above a hidden path" mutant hide grants.c \
-	's/^\tif (!grant_hides(p, g, fd, canon))$/\tif (!grant_hides(p, g, fd, canon) || 1)/'
+	's/^\tif (!grant_hides(p, g, fd, canon))$/\tif (!grant_hides(p, g, fd, canon) || 1)/' \
+	'a rule on .*, which is the hidden path '
 tally_check "fuzz: no finding in ${seconds}s" fuzz_clean
 tally_check "fuzz: no finding in the tracer's decoders in ${seconds}s" fuzz_trace_clean
 tally_total

@@ -212,7 +212,10 @@ static uint64_t argument(uint8_t kind, uint8_t value, size_t size)
 	case 1: return (uint64_t)(uintptr_t)(memory + MEMORY - (size ? value % size + 1 : 1));
 	case 2: return (uint64_t)(uintptr_t)(memory + MEMORY - value % 16); /* at the guard page */
 	case 3: return value & 1 ? 0 : (uint64_t)(uintptr_t)memory + MEMORY + value; /* unmapped */
-	case 4: return (uint64_t)(long)fds[value % (sizeof fds / sizeof fds[0])];
+	case 4: /* a descriptor, or a pid in the traced tree (this process) or out of it */
+		if (value & 0x80)
+			return (uint64_t)(long)(value & 1 ? getpid() : getppid());
+		return (uint64_t)(long)fds[value % (sizeof fds / sizeof fds[0])];
 	case 5: return lengths[value % (sizeof lengths / sizeof lengths[0])];
 	case 6: return (uint64_t)sockets[value & 1];
 	default: return (uint64_t)value << 56 | value; /* high bits the kernel may ignore */
@@ -317,7 +320,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t calls, i, blob;
 	void *consumer;
 	/* The traced tree, as the tracer keeps it: this process alone (a
-	 * forged signal to it stays in the tree, to any other pid goes out). */
+	 * forged signal to it stays in the tree, to its parent goes out). */
 	struct table tracees = {.size = sizeof(struct tracee)};
 
 	calls = 1 + (data[0] >> 6);

@@ -448,6 +448,8 @@ static void check_process(const struct asked_process *a)
 		finding("exec with parent-death signal %d", proc.pdeathsig);
 	if (a->close_fds != (proc.cloexec_from == 3))
 		finding("exec with descriptors from %d close-on-exec", proc.cloexec_from);
+	if (proc.blocked) /* the caller's mask is none (process_start) */
+		finding("exec with signals 0x%llx blocked", (unsigned long long)proc.blocked);
 	for (i = 0; test_env[i]; i++)
 		check_name(a, test_env[i], strcspn(test_env[i], "="));
 	for (i = 0; i < a->nenv; i++)

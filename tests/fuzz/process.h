@@ -65,11 +65,11 @@ pid_t process_setsid(void);
 long process_sigprocmask(int how, const uint64_t *set, uint64_t *old, size_t size);
 unsigned long process_getauxval(unsigned long type); /* AT_UID, AT_EUID: root's, or 1000 */
 /* At exec: the capability sets the command would get are what the contract
- * says, and the one seccomp filter refuses terminal injection, the network
- * with --no-network, the baseline but what --allow-syscalls names and, for
- * root, metadata, on every ABI, allows the rest, and decides every call it
- * allows without a rule on its number alone (run on test vectors by a BPF
- * interpreter). */
+ * says, no signal is blocked that the caller did not block, and the one
+ * seccomp filter refuses terminal injection, the network with --no-network,
+ * the baseline but what --allow-syscalls names and, for root, metadata, on
+ * every ABI, allows the rest, and decides every call it allows without a
+ * rule on its number alone (run on test vectors by a BPF interpreter). */
 void process_check_exec(const struct asked_process *a);
 
 #endif
